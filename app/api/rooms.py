@@ -1,0 +1,113 @@
+"""The lobby: create, list, join, watch, leave; the host starts, configures and removes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+
+from app.api.deps import PlayerDep, RoomDep, ServicesDep
+from app.api.schemas import (
+    ErrorOut,
+    MembershipOut,
+    RoomCreate,
+    RoomOut,
+    RoomSummary,
+    RoomUpdate,
+    SeatRequest,
+)
+from app.rooms.room import Room
+
+router = APIRouter(
+    prefix="/api/rooms",
+    tags=["rooms"],
+    responses={
+        401: {"model": ErrorOut},
+        403: {"model": ErrorOut},
+        404: {"model": ErrorOut},
+        409: {"model": ErrorOut},
+        422: {"model": ErrorOut},
+    },
+)
+
+
+def room_link(request: Request, code: str) -> str:
+    return str(request.base_url).rstrip("/") + f"/r/{code}"
+
+
+def room_out(request: Request, room: Room) -> RoomOut:
+    view: dict[str, Any] = room.room_view()
+    return RoomOut.model_validate({**view, "link": room_link(request, room.code)})
+
+
+@router.post("", response_model=RoomOut, status_code=201)
+async def create_room(
+    body: RoomCreate, player: PlayerDep, services: ServicesDep, request: Request
+) -> RoomOut:
+    room = await services.rooms.create(
+        game=body.game, options=body.options, public=body.public, host_id=player.id, host_name=player.name
+    )
+    return room_out(request, room)
+
+
+@router.get("", response_model=list[RoomSummary])
+async def list_open_rooms(services: ServicesDep, request: Request) -> list[RoomSummary]:
+    """Public rooms still waiting for players."""
+    out = []
+    for room in services.rooms.rooms.values():
+        if not room.public or room.status != "lobby":
+            continue
+        seated = sum(1 for m in room.members.values() if m.role == "seat")
+        out.append(
+            RoomSummary(
+                code=room.code,
+                link=room_link(request, room.code),
+                game=room.game_name,
+                title=room.engine.title,
+                status=room.status,
+                players=seated,
+                max_players=room.engine.max_players,
+            )
+        )
+    return out
+
+
+@router.get("/{code}", response_model=RoomOut)
+async def get_room(room: RoomDep, request: Request) -> RoomOut:
+    return room_out(request, room)
+
+
+@router.post("/{code}/seats", response_model=MembershipOut)
+async def take_seat(body: SeatRequest, room: RoomDep, player: PlayerDep) -> MembershipOut:
+    member = await room.call(lambda: room.join_seat(player.id, player.name, body.seat, body.prefs))
+    return MembershipOut(role=member.role, seat=member.seat)
+
+
+@router.post("/{code}/watch", response_model=MembershipOut)
+async def watch(room: RoomDep, player: PlayerDep) -> MembershipOut:
+    member = await room.call(lambda: room.watch(player.id, player.name))
+    return MembershipOut(role=member.role, seat=member.seat)
+
+
+@router.post("/{code}/leave", status_code=204)
+async def leave(room: RoomDep, player: PlayerDep) -> Response:
+    await room.call(lambda: room.leave(player.id))
+    return Response(status_code=204)
+
+
+@router.post("/{code}/start", response_model=RoomOut)
+async def start(room: RoomDep, player: PlayerDep, request: Request) -> RoomOut:
+    await room.call(lambda: room.start_game(player.id))
+    return room_out(request, room)
+
+
+@router.patch("/{code}", response_model=RoomOut)
+async def configure(body: RoomUpdate, room: RoomDep, player: PlayerDep, request: Request) -> RoomOut:
+    await room.call(lambda: room.configure(player.id, body.options, body.public))
+    return room_out(request, room)
+
+
+@router.delete("/{code}/members/{player_id}", status_code=204)
+async def remove_player(player_id: str, room: RoomDep, player: PlayerDep) -> Response:
+    await room.call(lambda: room.remove_player(player.id, player_id))
+    return Response(status_code=204)

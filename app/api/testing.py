@@ -1,0 +1,41 @@
+"""Test-only controls, mounted only when BORDET_TEST_CLOCK=1: move the manual room clock."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from pydantic import BaseModel, Field
+
+from app.api.deps import ServicesDep
+from app.rooms.clock import ManualClock
+from app.rooms.errors import RoomError
+
+router = APIRouter(prefix="/api/_test", tags=["testing"])
+
+
+class Advance(BaseModel):
+    ms: int | None = Field(default=None, ge=0, description="Move the clock forward by this much.")
+    room: str | None = Field(default=None, description="With `until`: whose room clock to reach.")
+    until: int | None = Field(default=None, description="Move forward until that room's clock reads this.")
+    next_deadline: bool = Field(default=False, description="With `room`: move to that room's next deadline.")
+
+
+class ClockOut(BaseModel):
+    now: int
+    room_now: int | None = None
+
+
+@router.post("/clock", response_model=ClockOut)
+async def advance_clock(body: Advance, services: ServicesDep) -> ClockOut:
+    clock = services.clock
+    assert isinstance(clock, ManualClock)
+    room = services.rooms.require(body.room) if body.room else None
+    ms = body.ms or 0
+    if room is not None and body.until is not None:
+        ms = max(0, body.until - room.now())
+    if room is not None and body.next_deadline:
+        deadline = room.next_deadline()
+        if deadline is None:
+            raise RoomError("NO_DEADLINE", "That room has no pending deadline.", 409)
+        ms = max(0, deadline - room.now())
+    clock.advance(ms)
+    return ClockOut(now=clock.now(), room_now=room.now() if room else None)

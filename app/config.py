@@ -1,0 +1,46 @@
+"""Configuration by environment variables (read once at start-up)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
+
+
+def _flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: str | None = None
+    """DATABASE_URL; None means the embedded SQLite file (see app.db.store.database_url)."""
+    secret: str | None = None
+    """BORDET_SECRET signs player tokens; without it a key is generated once and kept in the database."""
+    test_clock: bool = False
+    """BORDET_TEST_CLOCK=1: rooms run on a manual clock that tests advance over HTTP."""
+    max_frame_bytes: int = 64 * 1024
+    send_queue_frames: int = 128
+    hello_timeout_s: float = 10.0
+    ping_interval_s: float = 2.0
+    rate_per_s: float = 20.0
+    rate_burst: int = 40
+    resync_per_s: float = 50.0
+    resync_burst: int = 100
+    seat_hold_s: int = 120
+    static_dir: Path = field(default=STATIC_DIR)
+
+    @classmethod
+    def from_env(cls) -> Settings:
+        return cls(
+            database_url=os.environ.get("DATABASE_URL") or None,
+            secret=os.environ.get("BORDET_SECRET") or None,
+            test_clock=_flag("BORDET_TEST_CLOCK"),
+            send_queue_frames=int(os.environ.get("BORDET_SEND_QUEUE", "128")),
+            rate_per_s=float(os.environ.get("BORDET_RATE_PER_S", "20")),
+            rate_burst=int(os.environ.get("BORDET_RATE_BURST", "40")),
+            resync_per_s=float(os.environ.get("BORDET_RESYNC_PER_S", "50")),
+            resync_burst=int(os.environ.get("BORDET_RESYNC_BURST", "100")),
+        )

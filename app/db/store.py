@@ -1,0 +1,749 @@
+"""Repositories over the models: plain frozen records in and out, never ORM objects.
+
+* :func:`database_url` / :func:`normalize_url` pick and normalise the database URL.
+* :func:`migrate` runs Alembic ``upgrade head`` programmatically.
+* :class:`Store` is the async repository the API and the rooms use.
+* :class:`EventLog` is the group-committed, append-only game log.
+
+>>> normalize_url("postgres://u@h/db")
+'postgresql+asyncpg://u@h/db'
+>>> normalize_url("sqlite:///x.db")
+'sqlite+aiosqlite:///x.db'
+>>> normalize_url("sqlite+aiosqlite:///x.db")
+'sqlite+aiosqlite:///x.db'
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shlex
+import uuid
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, cast
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import CursorResult, delete, event, func, insert, select, update
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.pool import ConnectionPoolEntry
+
+from .models import Game, GameEvent, Player, Room, RoomMember, ServerKey, utcnow
+
+DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./data/bordet.db"
+
+#: Where Alembic's scripts live (the repository root's ``migrations/``).
+MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
+
+
+# --------------------------------------------------------------------------- URLs
+
+
+def normalize_url(url: str) -> str:
+    """Map plain driver-less URLs onto the async drivers this app uses."""
+    for plain in ("postgres://", "postgresql://"):
+        if url.startswith(plain):
+            return "postgresql+asyncpg://" + url[len(plain) :]
+    if url.startswith("sqlite://"):
+        return "sqlite+aiosqlite://" + url[len("sqlite://") :]
+    return url
+
+
+def _sqlite_file(url: URL) -> Path | None:
+    if not url.drivername.startswith("sqlite"):
+        return None
+    database = url.database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return Path(database)
+
+
+def ensure_sqlite_dir(url: str) -> None:
+    """Create the parent directory of a SQLite file URL when it is missing."""
+    path = _sqlite_file(make_url(url))
+    if path is not None and not path.parent.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+
+
+def database_url() -> str:
+    """``$DATABASE_URL`` (normalised to an async driver), else the SQLite file ``./data/bordet.db``."""
+    url = normalize_url(os.environ.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL)
+    ensure_sqlite_dir(url)
+    return url
+
+
+def _pg_server_settings(url: URL) -> tuple[URL, dict[str, str]]:
+    """Honour libpq's ``?options=-c name=value ...`` (e.g. a ``search_path``) for asyncpg.
+
+    asyncpg has no ``options`` parameter; it takes ``server_settings`` instead.
+    """
+    raw = url.query.get("options")
+    if raw is None:
+        return url, {}
+    text = raw if isinstance(raw, str) else " ".join(raw)
+    settings: dict[str, str] = {}
+    words = iter(shlex.split(text))
+    for word in words:
+        if word == "-c":
+            setting = next(words, "")
+        elif word.startswith("-c"):
+            setting = word[2:]
+        else:
+            setting = ""
+        name, sep, value = setting.partition("=")
+        if not (name and sep):
+            raise ValueError(f"unsupported PostgreSQL options in database URL: {text!r} (use -c name=value)")
+        settings[name] = value
+    return url.difference_update_query(["options"]), settings
+
+
+def create_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
+    """An :class:`AsyncEngine` for ``url`` (default :func:`database_url`), set up for this app.
+
+    SQLite connections get WAL journaling, ``synchronous=NORMAL`` and foreign keys ON.
+    """
+    url = normalize_url(url) if url else database_url()
+    ensure_sqlite_dir(url)
+    parsed = make_url(url)
+    if parsed.drivername.startswith("postgresql"):
+        parsed, settings = _pg_server_settings(parsed)
+        if settings:
+            connect_args = dict(kwargs.pop("connect_args", {}))
+            connect_args["server_settings"] = {**connect_args.get("server_settings", {}), **settings}
+            kwargs["connect_args"] = connect_args
+    engine = create_async_engine(parsed, **kwargs)
+    if parsed.drivername.startswith("sqlite"):
+        event.listen(engine.sync_engine, "connect", _sqlite_on_connect)
+    return engine
+
+
+def _sqlite_on_connect(dbapi_connection: Any, connection_record: ConnectionPoolEntry) -> None:
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=30000")
+    finally:
+        cursor.close()
+
+
+# --------------------------------------------------------------------------- migrations
+
+
+def alembic_config(url: str | None = None) -> Config:
+    """An Alembic ``Config`` pointing at ``migrations/`` and ``url`` (default :func:`database_url`)."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    cfg.set_main_option("path_separator", "os")
+    # ConfigParser interpolation: a literal '%' (e.g. an escaped password) must be doubled.
+    cfg.set_main_option("sqlalchemy.url", (normalize_url(url) if url else database_url()).replace("%", "%%"))
+    return cfg
+
+
+def migrate_sync(url: str | None = None, revision: str = "head") -> None:
+    """Run Alembic ``upgrade`` to ``revision``; call from a thread with no running event loop."""
+    command.upgrade(alembic_config(url), revision)
+
+
+def downgrade_sync(url: str | None = None, revision: str = "base") -> None:
+    """Run Alembic ``downgrade`` to ``revision``; call from a thread with no running event loop."""
+    command.downgrade(alembic_config(url), revision)
+
+
+async def migrate(url: str | None = None) -> None:
+    """Upgrade the database at ``url`` (default :func:`database_url`) to the newest schema.
+
+    Alembic's async ``env.py`` drives its own event loop (``asyncio.run``), so the upgrade
+    runs in a worker thread; the caller's loop stays free meanwhile.
+    """
+    await asyncio.to_thread(migrate_sync, url)
+
+
+async def downgrade(url: str | None = None, revision: str = "base") -> None:
+    """Downgrade the database at ``url`` to ``revision`` (default: drop everything)."""
+    await asyncio.to_thread(downgrade_sync, url, revision)
+
+
+# --------------------------------------------------------------------------- records and errors
+
+
+class StoreError(Exception):
+    """Base of the errors :class:`Store` raises on purpose."""
+
+
+class CodeTaken(StoreError):
+    """A room with that code already exists."""
+
+
+class SeatTaken(StoreError):
+    """Another member already holds that seat in the room."""
+
+
+class NotFound(StoreError, LookupError):
+    """The row to update does not exist."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRec:
+    id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoomRec:
+    code: str
+    game: str
+    options: dict[str, Any]
+    public: bool
+    host_id: str
+    status: str
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class MemberRec:
+    player_id: str
+    name: str
+    role: str  # 'seat' | 'spectator'
+    seat: int | None
+    prefs: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class GameRec:
+    id: int
+    room_code: str
+    engine: str
+    options: dict[str, Any]
+    seats: list[dict[str, Any]]
+    seed: str
+    seed_hash: str
+    status: str  # 'running' | 'finished'
+    result: dict[str, Any] | None
+    started_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class EventRec:
+    """One logged input. ``kind`` is 'move' (seat + action) or 'tick'; ``at`` is room-clock ms."""
+
+    seq: int
+    kind: str
+    seat: int | None
+    action: Any
+    at: int
+    rtt: int | None = None
+    client_id: str | None = None
+
+
+def _aware(value: datetime) -> datetime:
+    # SQLite hands back naive datetimes; everything stored is UTC.
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+def _player_rec(row: Player) -> PlayerRec:
+    return PlayerRec(id=row.id, name=row.name)
+
+
+def _room_rec(row: Room) -> RoomRec:
+    return RoomRec(
+        code=row.code,
+        game=row.game,
+        options=row.options,
+        public=row.public,
+        host_id=row.host_id,
+        status=row.status,
+        created_at=_aware(row.created_at),
+    )
+
+
+def _game_rec(row: Game) -> GameRec:
+    return GameRec(
+        id=row.id,
+        room_code=row.room_code,
+        engine=row.engine,
+        options=row.options,
+        seats=row.seats,
+        seed=row.seed,
+        seed_hash=row.seed_hash,
+        status=row.status,
+        result=row.result,
+        started_at=row.started_at,
+    )
+
+
+def _event_rec(row: GameEvent) -> EventRec:
+    return EventRec(
+        seq=row.seq,
+        kind=row.kind,
+        seat=row.seat,
+        action=row.action,
+        at=row.at,
+        rtt=row.rtt,
+        client_id=row.client_id,
+    )
+
+
+# --------------------------------------------------------------------------- the store
+
+
+class Store:
+    """Async repository over one database. Every method runs in its own short transaction."""
+
+    def __init__(self, url: str | None = None, **engine_kwargs: Any) -> None:
+        self.url = normalize_url(url) if url else database_url()
+        self.engine: AsyncEngine = create_engine(self.url, **engine_kwargs)
+        self.sessions: async_sessionmaker[AsyncSession] = async_sessionmaker(
+            self.engine, expire_on_commit=False
+        )
+
+    @property
+    def dialect(self) -> str:
+        """'sqlite' or 'postgresql'."""
+        return self.engine.dialect.name
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    # players ---------------------------------------------------------------
+
+    async def create_player(self, name: str) -> PlayerRec:
+        player = Player(id=uuid.uuid4().hex, name=name, created_at=utcnow())
+        async with self.sessions.begin() as session:
+            session.add(player)
+        return _player_rec(player)
+
+    async def get_player(self, player_id: str) -> PlayerRec | None:
+        async with self.sessions() as session:
+            row = await session.get(Player, player_id)
+            return _player_rec(row) if row is not None else None
+
+    # server keys -------------------------------------------------------------
+
+    async def get_key(self, name: str) -> str | None:
+        async with self.sessions() as session:
+            value: str | None = await session.scalar(select(ServerKey.value).where(ServerKey.name == name))
+            return value
+
+    async def get_or_create_key(self, name: str, factory: Callable[[], str]) -> str:
+        """The stored value of ``name``; on first use store ``factory()`` (the first writer wins)."""
+        existing = await self.get_key(name)
+        if existing is not None:
+            return existing
+        value = factory()
+        try:
+            async with self.sessions.begin() as session:
+                session.add(ServerKey(name=name, value=value))
+        except IntegrityError:
+            pass  # somebody else stored it first: theirs wins
+        stored = await self.get_key(name)
+        if stored is None:  # pragma: no cover - the row cannot vanish between the two statements
+            raise StoreError(f"server key {name!r} could not be stored")
+        return stored
+
+    # rooms -------------------------------------------------------------------
+
+    async def create_room(
+        self, code: str, game: str, options: dict[str, Any], public: bool, host_id: str
+    ) -> RoomRec:
+        """Insert a lobby room; raises :class:`CodeTaken` when ``code`` is in use."""
+        room = Room(
+            code=code,
+            game=game,
+            options=options,
+            public=public,
+            host_id=host_id,
+            status="lobby",
+            created_at=utcnow(),
+        )
+        try:
+            async with self.sessions.begin() as session:
+                session.add(room)
+        except IntegrityError as exc:
+            if await self.get_room(code) is not None:
+                raise CodeTaken(code) from exc
+            raise
+        return _room_rec(room)
+
+    async def get_room(self, code: str) -> RoomRec | None:
+        async with self.sessions() as session:
+            row = await session.get(Room, code)
+            return _room_rec(row) if row is not None else None
+
+    async def update_room(
+        self,
+        code: str,
+        *,
+        options: dict[str, Any] | None = None,
+        public: bool | None = None,
+        status: str | None = None,
+    ) -> RoomRec:
+        """Change only the fields given (not None); returns the updated room, :class:`NotFound` if none."""
+        values: dict[str, Any] = {}
+        if options is not None:
+            values["options"] = options
+        if public is not None:
+            values["public"] = public
+        if status is not None:
+            values["status"] = status
+        async with self.sessions.begin() as session:
+            if values:
+                await session.execute(update(Room).where(Room.code == code).values(**values))
+            row = await session.get(Room, code)
+            if row is None:
+                raise NotFound(f"room {code!r}")
+            return _room_rec(row)
+
+    async def list_public_rooms(self, status: str = "lobby", limit: int = 50) -> list[RoomRec]:
+        """Public rooms in ``status``, newest first."""
+        query = (
+            select(Room)
+            .where(Room.public.is_(True), Room.status == status)
+            .order_by(Room.created_at.desc(), Room.code)
+            .limit(limit)
+        )
+        async with self.sessions() as session:
+            return [_room_rec(row) for row in await session.scalars(query)]
+
+    async def rooms_in_status(self, status: str) -> list[RoomRec]:
+        """Every room in ``status`` (public or not), oldest first: for recovery at start."""
+        query = select(Room).where(Room.status == status).order_by(Room.created_at, Room.code)
+        async with self.sessions() as session:
+            return [_room_rec(row) for row in await session.scalars(query)]
+
+    # members -----------------------------------------------------------------
+
+    async def put_member(
+        self, code: str, player_id: str, role: str, seat: int | None, prefs: dict[str, Any]
+    ) -> None:
+        """Insert or update one member; :class:`SeatTaken` if another member holds ``seat``."""
+        try:
+            async with self.sessions.begin() as session:
+                updated = await session.execute(
+                    update(RoomMember)
+                    .where(RoomMember.room_code == code, RoomMember.player_id == player_id)
+                    .values(role=role, seat=seat, prefs=prefs)
+                )
+                if cast("CursorResult[Any]", updated).rowcount == 0:
+                    session.add(
+                        RoomMember(room_code=code, player_id=player_id, role=role, seat=seat, prefs=prefs)
+                    )
+        except IntegrityError as exc:
+            if seat is not None and await self._seat_holder(code, seat) not in (None, player_id):
+                raise SeatTaken(f"seat {seat} of room {code!r}") from exc
+            raise
+
+    async def _seat_holder(self, code: str, seat: int) -> str | None:
+        async with self.sessions() as session:
+            holder: str | None = await session.scalar(
+                select(RoomMember.player_id).where(RoomMember.room_code == code, RoomMember.seat == seat)
+            )
+            return holder
+
+    async def remove_member(self, code: str, player_id: str) -> None:
+        async with self.sessions.begin() as session:
+            await session.execute(
+                delete(RoomMember).where(RoomMember.room_code == code, RoomMember.player_id == player_id)
+            )
+
+    async def list_members(self, code: str) -> list[MemberRec]:
+        """Members with their player names: seated members by seat, then spectators by name."""
+        query = (
+            select(RoomMember, Player.name)
+            .join(Player, Player.id == RoomMember.player_id)
+            .where(RoomMember.room_code == code)
+            .order_by(RoomMember.seat.is_(None), RoomMember.seat, Player.name, Player.id)
+        )
+        async with self.sessions() as session:
+            rows = (await session.execute(query)).all()
+        return [
+            MemberRec(player_id=m.player_id, name=name, role=m.role, seat=m.seat, prefs=m.prefs)
+            for m, name in rows
+        ]
+
+    # games -------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        room_code: str,
+        engine: str,
+        options: dict[str, Any],
+        seats: list[dict[str, Any]],
+        seed: str,
+        seed_hash: str,
+        started_at: int,
+    ) -> GameRec:
+        game = Game(
+            room_code=room_code,
+            engine=engine,
+            options=options,
+            seats=seats,
+            seed=seed,
+            seed_hash=seed_hash,
+            status="running",
+            result=None,
+            started_at=started_at,
+            created_at=utcnow(),
+            finished_at=None,
+        )
+        async with self.sessions.begin() as session:
+            session.add(game)
+            await session.flush()
+        return _game_rec(game)
+
+    async def finish_game(self, game_id: int, result: dict[str, Any]) -> GameRec:
+        """Mark a game finished with its ``result``; returns it, :class:`NotFound` if missing."""
+        async with self.sessions.begin() as session:
+            await session.execute(
+                update(Game)
+                .where(Game.id == game_id)
+                .values(status="finished", result=result, finished_at=utcnow())
+            )
+            row = await session.get(Game, game_id)
+            if row is None:
+                raise NotFound(f"game {game_id}")
+            return _game_rec(row)
+
+    async def get_game(self, game_id: int) -> GameRec | None:
+        async with self.sessions() as session:
+            row = await session.get(Game, game_id)
+            return _game_rec(row) if row is not None else None
+
+    async def latest_game(self, room_code: str) -> GameRec | None:
+        query = select(Game).where(Game.room_code == room_code).order_by(Game.id.desc()).limit(1)
+        async with self.sessions() as session:
+            row = await session.scalar(query)
+            return _game_rec(row) if row is not None else None
+
+    async def unfinished_games(self) -> list[GameRec]:
+        """Games still 'running' (oldest first): each is rebuilt by replaying its events at start."""
+        query = select(Game).where(Game.status == "running").order_by(Game.id)
+        async with self.sessions() as session:
+            return [_game_rec(row) for row in await session.scalars(query)]
+
+    # events ------------------------------------------------------------------
+
+    async def load_events(self, game_id: int) -> list[EventRec]:
+        """Every logged event of a game, in ``seq`` order."""
+        query = select(GameEvent).where(GameEvent.game_id == game_id).order_by(GameEvent.seq)
+        async with self.sessions() as session:
+            return [_event_rec(row) for row in await session.scalars(query)]
+
+    async def count_events(self, game_id: int) -> int:
+        query = select(func.count()).select_from(GameEvent).where(GameEvent.game_id == game_id)
+        async with self.sessions() as session:
+            return int(await session.scalar(query) or 0)
+
+
+# --------------------------------------------------------------------------- the event log
+
+
+_Append = tuple[int, tuple[EventRec, ...], asyncio.Future[None]]
+
+
+class EventLog:
+    """The durable, append-only game event log, with group commit.
+
+    ``await log.append(game_id, events)`` returns once those rows are committed (the room
+    awaits it before anyone sees the effect). One background writer drains everything
+    queued, from every game, and writes it in one transaction with a single executemany
+    insert, then resolves all the waiting callers: under load, many inputs share one commit.
+
+    Errors: when a batch hits an integrity error (e.g. a retried ``(game_id, seat, client_id)``)
+    the appends of that batch are retried one transaction each, so only the offending append
+    (and any later append of the same game in that batch, so a game's log never gets a gap)
+    fails, with the ``IntegrityError``; any other database error fails the whole batch. The
+    writer keeps running either way. ``seq`` numbers come from the caller, not the database.
+
+    Counters: ``batches`` (committed transactions), ``rows``, ``appends`` (committed),
+    ``failed_appends``.
+    """
+
+    def __init__(self, store: Store, *, max_batch_rows: int = 5000) -> None:
+        self.store = store
+        self.max_batch_rows = max_batch_rows
+        self._pending: deque[_Append] = deque()
+        self._in_flight: list[_Append] = []
+        self._wakeup = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._stopping = False
+        self.batches = 0
+        self.rows = 0
+        self.appends = 0
+        self.failed_appends = 0
+
+    @property
+    def running(self) -> bool:
+        """True while appends are accepted (started, not stopping, writer alive)."""
+        return self._task is not None and not self._task.done() and not self._stopping
+
+    async def start(self) -> None:
+        """Start the background writer (idempotent)."""
+        if self._task is not None and not self._task.done():
+            if self._stopping:
+                raise RuntimeError("EventLog is stopping")
+            return
+        if self._task is not None:  # a writer that died: whatever it left is failed, not resumed
+            self._fail_leftovers(RuntimeError("EventLog writer stopped before these events were committed"))
+        self._stopping = False
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="bordet-event-log")
+        self._task.add_done_callback(self._writer_done)
+
+    async def stop(self) -> None:
+        """Write everything already queued, then stop the writer."""
+        task = self._task
+        if task is None:
+            return
+        self._stopping = True
+        self._wakeup.set()
+        try:
+            if not task.done():
+                await task
+        finally:
+            self._task = None
+
+    async def append(self, game_id: int, events: Sequence[EventRec]) -> None:
+        """Queue ``events`` of one game and return once they are committed (or raise the DB error)."""
+        if not self.running:
+            raise RuntimeError("EventLog is not running (call start() first)")
+        batch = tuple(events)
+        if not batch:
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((game_id, batch, future))
+        self._wakeup.set()
+        await future
+
+    # writer ------------------------------------------------------------------
+
+    async def _run(self) -> None:
+        while True:
+            await self._wakeup.wait()
+            self._wakeup.clear()
+            while self._pending:
+                self._in_flight = self._take()
+                await self._write(self._in_flight)
+                self._in_flight = []
+            if self._stopping:
+                return
+
+    def _writer_done(self, task: asyncio.Task[None]) -> None:
+        # Cancelled (even before it ever ran) or crashed: never leave a caller waiting forever.
+        if task is not self._task:
+            return  # a newer writer took over; start() already cleaned up after this one
+        if not task.cancelled() and task.exception() is not None:
+            error: BaseException = RuntimeError("EventLog writer crashed")
+            error.__cause__ = task.exception()
+        else:
+            error = RuntimeError("EventLog writer stopped before these events were committed")
+        self._fail_leftovers(error)
+
+    def _fail_leftovers(self, error: BaseException) -> None:
+        for _, _, future in [*self._in_flight, *self._pending]:
+            _fail(future, error)
+        self._in_flight = []
+        self._pending.clear()
+
+    def _take(self) -> list[_Append]:
+        taken = [self._pending.popleft()]
+        rows = len(taken[0][1])
+        while self._pending and rows + len(self._pending[0][1]) <= self.max_batch_rows:
+            item = self._pending.popleft()
+            rows += len(item[1])
+            taken.append(item)
+        return taken
+
+    async def _insert(self, appends: Sequence[_Append]) -> None:
+        rows = [
+            {
+                "game_id": game_id,
+                "seq": e.seq,
+                "kind": e.kind,
+                "seat": e.seat,
+                "action": e.action,
+                "at": e.at,
+                "rtt": e.rtt,
+                "client_id": e.client_id,
+            }
+            for game_id, events, _ in appends
+            for e in events
+        ]
+        async with self.store.engine.begin() as conn:
+            await conn.execute(insert(GameEvent), rows)
+        self.batches += 1
+        self.rows += len(rows)
+        self.appends += len(appends)
+
+    async def _write(self, appends: list[_Append]) -> None:
+        try:
+            await self._insert(appends)
+        except IntegrityError as exc:
+            if len(appends) == 1:
+                self._fail_all(appends, exc)
+            else:
+                await self._write_one_by_one(appends)
+        except Exception as exc:
+            self._fail_all(appends, exc)
+        else:
+            for _, _, future in appends:
+                if not future.done():
+                    future.set_result(None)
+
+    async def _write_one_by_one(self, appends: list[_Append]) -> None:
+        failed: dict[int, BaseException] = {}
+        for item in appends:
+            game_id, _, future = item
+            if game_id in failed:
+                self._fail_all([item], failed[game_id])
+                continue
+            try:
+                await self._insert([item])
+            except Exception as exc:
+                failed[game_id] = exc
+                self._fail_all([item], exc)
+            else:
+                if not future.done():
+                    future.set_result(None)
+
+    def _fail_all(self, appends: Sequence[_Append], error: BaseException) -> None:
+        self.failed_appends += len(appends)
+        for _, _, future in appends:
+            _fail(future, error)
+
+
+def _fail(future: asyncio.Future[None], error: BaseException) -> None:
+    if not future.done():
+        future.set_exception(error)
+
+
+__all__ = [
+    "DEFAULT_DATABASE_URL",
+    "MIGRATIONS_DIR",
+    "CodeTaken",
+    "EventLog",
+    "EventRec",
+    "GameRec",
+    "MemberRec",
+    "NotFound",
+    "PlayerRec",
+    "RoomRec",
+    "SeatTaken",
+    "Store",
+    "StoreError",
+    "alembic_config",
+    "create_engine",
+    "database_url",
+    "downgrade",
+    "downgrade_sync",
+    "ensure_sqlite_dir",
+    "migrate",
+    "migrate_sync",
+    "normalize_url",
+]

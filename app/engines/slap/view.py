@@ -1,0 +1,121 @@
+"""What a seat (or a spectator) sees of a Slap state, and the result record.
+
+The view keeps one fixed shape (lists indexed by seat, fixed keys) so the
+room's JSON-Patch diff between consecutive views stays small. Face-down cards
+never appear, not even as ids: a card is shown only while it lies face up on
+the table, and a closed flip is described without its cards. Nothing flags
+a pair either: a slap is offered on every open flip, and an open flip's
+deadline (which differs for pairs) is left out.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.engines.base import JSON
+from app.engines.race import Claim
+from app.engines.slap.state import ClosedFlip, Phase, RoundRecord, SlapState
+
+_OPEN = (Phase.FLIP_OPEN, Phase.RACE)
+_SHOWS_REVEAL = (Phase.NU_CALLED, Phase.FLIP_OPEN, Phase.RACE)
+
+
+def winners(state: SlapState) -> list[int]:
+    """All seats sharing the best total, once the match is over."""
+    if state.phase is not Phase.MATCH_OVER:
+        return []
+    best = max(state.totals)
+    return [seat for seat, total in enumerate(state.totals) if total == best]
+
+
+def legal(state: SlapState, seat: int | None) -> list[JSON]:
+    if seat is None:
+        return []
+    if state.phase is Phase.AWAIT_NU:
+        if state.options.nu_mode == "starter" and seat == state.starter:
+            return [{"type": "nu"}]
+        return []
+    # A slap is offered on every open flip, pair or not: listing it only on
+    # pairs would tell players there is a pair.
+    if state.phase in _OPEN and not state.has_slapped(seat):
+        return [{"type": "slap", "flip": state.flip}]
+    return []
+
+
+def record_json(record: RoundRecord) -> JSON:
+    return {
+        "round": record.round,
+        "end": record.end.value,
+        "counts": list(record.counts),
+        "placement": list(record.placement),
+        "penalties": list(record.penalties),
+        "scores": list(record.scores),
+    }
+
+
+def _claim_json(claim: Claim, reveal_at: int) -> JSON:
+    return {"seat": claim.seat, "arrival": claim.arrival, "at": claim.at, "reaction": claim.at - reveal_at}
+
+
+def last_json(last: ClosedFlip | None) -> JSON | None:
+    if last is None:
+        return None
+    return {
+        "flip": last.flip,
+        "kind": last.kind.value,
+        "winner": last.winner,
+        "tied": list(last.tied),
+        "pairs": list(last.pairs),
+        "claims": [_claim_json(c, last.reveal_at) for c in last.claims],
+        "reveal_at": last.reveal_at,
+        "closed_at": last.closed_at,
+    }
+
+
+def view(state: SlapState, seat: int | None) -> JSON:
+    if seat is not None and not 0 <= seat < state.players:
+        raise ValueError(f"seat {seat} is not at this {state.players}-player table")
+    options = state.options
+    slapped = {c.seat for c in state.slaps}
+    table = state.table
+    seats: list[dict[str, Any]] = [
+        {
+            "colour": colour,
+            "pile": len(state.piles[i]),
+            "card": table[i] if table else None,
+            "penalties": state.penalties[i],
+            "slapped": i in slapped,
+        }
+        for i, colour in enumerate(state.colours)
+    ]
+    limit_ms = options.round_time_limit_s * 1000
+    return {
+        "game": "slap",
+        "phase": state.phase.value,
+        "round": state.round,
+        "rounds": options.rounds,
+        "flip": state.flip,
+        "starter": state.starter,
+        "nu_mode": options.nu_mode,
+        # An open flip's deadline would say whether it holds a pair (a pair
+        # waits pair_timeout_ms, a no-pair flip no_pair_window_ms): hidden.
+        "deadline": None if state.phase is Phase.FLIP_OPEN else state.deadline,
+        "reveal_at": state.reveal_at if state.phase in _SHOWS_REVEAL else None,
+        "round_started_at": state.round_started_at,
+        "time_limit_at": state.round_started_at + limit_ms if limit_ms else None,
+        "seats": seats,
+        "totals": list(state.totals),
+        "scores": [record_json(r) for r in state.history],
+        "last": last_json(state.last),
+        "winners": winners(state),
+        "you": seat,
+        "legal": legal(state, seat),
+    }
+
+
+def result_detail(state: SlapState) -> JSON:
+    return {
+        "colours": list(state.colours),
+        "rounds": [record_json(r) for r in state.history],
+        "totals": list(state.totals),
+    }

@@ -1,0 +1,197 @@
+"""``WebSocket /ws/rooms/{code}``: authenticate, join the room's stream, relay actions.
+
+Parsing, validation, rate limiting and clock sync happen here, per connection;
+everything that touches the game goes to the room actor.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import time
+from typing import Any
+
+import orjson
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+
+from app.realtime.connection import Connection
+from app.realtime.messages import Action, Code, Hello, Ping, Pong, Resync, client_message
+from app.realtime.ratelimit import TokenBucket
+from app.rooms.room import Room
+from app.services import Services
+
+router = APIRouter()
+
+
+class _Refused(Exception):
+    def __init__(self, code: Code, message: str, close: int | None = None) -> None:
+        self.code, self.message, self.close_code = code, message, close
+
+
+def _parse(text: str, limit: int) -> Any:
+    """Parse one client frame; raises _Refused with the protocol's code."""
+    if len(text) > limit // 4 and len(text.encode()) > limit:
+        raise _Refused(Code.TOO_LARGE, f"Frames are limited to {limit // 1024} KiB.")
+    try:
+        raw = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        raise _Refused(Code.BAD_JSON, "That frame is not valid JSON.") from None
+    if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):
+        raise _Refused(Code.BAD_MESSAGE, "A message is a JSON object with a string 'type'.")
+    if raw["type"] not in {"hello", "action", "resync", "ping", "pong"}:
+        raise _Refused(Code.UNKNOWN_TYPE, f"Unknown message type {raw['type']!r}.")
+    try:
+        return client_message.validate_python(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"][1:]) or "message"
+        raise _Refused(Code.BAD_MESSAGE, f"Bad field '{where}': {first['msg']}.") from None
+
+
+async def _receive_text(ws: WebSocket) -> str:
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    if message.get("text") is not None:
+        return str(message["text"])
+    raise _Refused(Code.BINARY_FRAME, "Send JSON text frames, not binary.")
+
+
+async def _send_error(ws: WebSocket, code: Code, message: str) -> None:
+    await ws.send_text(orjson.dumps({"type": "error", "code": code, "message": message}).decode())
+
+
+async def _authenticate(ws: WebSocket, services: Services, code: str) -> tuple[Room, str, str]:
+    settings = services.settings
+    try:
+        async with asyncio.timeout(settings.hello_timeout_s):
+            text = await _receive_text(ws)
+    except TimeoutError:
+        raise _Refused(Code.AUTH_REQUIRED, "Send a hello with your token first.", 4001) from None
+    try:
+        msg = _parse(text, settings.max_frame_bytes)
+    except _Refused as exc:
+        raise _Refused(
+            Code.AUTH_REQUIRED, f"Send a hello with your token first ({exc.message})", 4001
+        ) from None
+    if not isinstance(msg, Hello):
+        raise _Refused(Code.AUTH_REQUIRED, "The first message must be a hello with your token.", 4001)
+    player_id = services.signer.verify(msg.token)
+    player = await services.store.get_player(player_id) if player_id else None
+    if player is None:
+        raise _Refused(Code.BAD_TOKEN, "That token is not valid here; create a player first.", 4001)
+    room = services.rooms.get(code)
+    if room is None:
+        raise _Refused(Code.UNKNOWN_ROOM, f"There is no room with code {code!r}.", 4004)
+    return room, player.id, player.name
+
+
+@router.websocket("/ws/rooms/{code}")
+async def room_socket(ws: WebSocket, code: str) -> None:
+    services: Services = ws.app.state.services
+    settings = services.settings
+    await ws.accept()
+    try:
+        room, player_id, name = await _authenticate(ws, services, code)
+    except _Refused as exc:
+        with contextlib.suppress(Exception):
+            await _send_error(ws, exc.code, exc.message)
+            await ws.close(code=exc.close_code or 1008, reason=exc.message[:120])
+        return
+    except WebSocketDisconnect:
+        return
+
+    conn = Connection(ws, player_id, settings.send_queue_frames)
+    conn.start()
+
+    async def join() -> None:
+        member = await room.connect(conn, name)
+        conn.send_json(
+            {
+                "type": "welcome",
+                "room": room.code,
+                "player_id": player_id,
+                "name": name,
+                "role": member.role,
+                "seat": member.seat,
+                "server_time": room.now(),
+            }
+        )
+
+    await room.call(join)
+    pinger = asyncio.create_task(_ping_loop(conn, room, settings.ping_interval_s))
+    # Actions and resyncs have buckets of their own, so an action flood never blocks a resync.
+    actions = TokenBucket(settings.rate_per_s, settings.rate_burst, time.monotonic())
+    resyncs = TokenBucket(settings.resync_per_s, settings.resync_burst, time.monotonic())
+    try:
+        await _read_loop(ws, conn, room, actions, resyncs, settings.max_frame_bytes)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        pinger.cancel()
+        await room.call(lambda: room.disconnect(conn))
+        await conn.stop()
+
+
+async def _read_loop(
+    ws: WebSocket, conn: Connection, room: Room, actions: TokenBucket, resyncs: TokenBucket, limit: int
+) -> None:
+    while not conn.closed.is_set():
+        try:
+            text = await _receive_text(ws)
+            msg = _parse(text, limit)
+        except _Refused as exc:
+            conn.send_json({"type": "error", "code": exc.code, "message": exc.message})
+            continue
+        if isinstance(msg, Pong):
+            conn.round_trip.add(room.now() - msg.t)
+            continue
+        if isinstance(msg, Ping):
+            t1 = room.now()
+            conn.send_json({"type": "pong", "id": msg.id, "t0": msg.t0, "t1": t1, "t2": room.now()})
+            continue
+        bucket = actions if isinstance(msg, Action) else resyncs
+        if not bucket.take(time.monotonic()):
+            if isinstance(msg, Action):
+                conn.send_json(
+                    {
+                        "type": "reject",
+                        "id": msg.id,
+                        "code": Code.RATE_LIMITED,
+                        "message": "Too many messages; slow down.",
+                    }
+                )
+            else:
+                conn.send_json(
+                    {"type": "error", "code": Code.RATE_LIMITED, "message": "Too many messages; slow down."}
+                )
+            continue
+        if isinstance(msg, Action):
+            member = room.members.get(conn.player_id)
+            if msg.seat is not None and (member is None or member.seat != msg.seat):
+                conn.send_json(
+                    {
+                        "type": "reject",
+                        "id": msg.id,
+                        "code": Code.NOT_YOUR_SEAT,
+                        "message": "You can only act for your own seat.",
+                    }
+                )
+                continue
+            room.post_action(conn, msg.id, msg.action)
+        elif isinstance(msg, Resync):
+            room.request_snapshot(conn)
+        elif isinstance(msg, Hello):
+            conn.send_json({"type": "error", "code": Code.BAD_MESSAGE, "message": "Already authenticated."})
+
+
+async def _ping_loop(conn: Connection, room: Room, interval: float) -> None:
+    # A short burst at join gives a round-trip estimate before the first race.
+    ping_id = 0
+    with contextlib.suppress(asyncio.CancelledError):
+        for delay in itertools.chain((0.0, 0.1, 0.1), itertools.repeat(interval)):
+            await asyncio.sleep(delay)
+            ping_id += 1
+            conn.send_json({"type": "ping", "id": ping_id, "t": room.now()})

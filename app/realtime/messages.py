@@ -1,0 +1,204 @@
+"""Every message of the WebSocket protocol, as pydantic models.
+
+``docs/protocol.md`` is generated from this module (``python -m app.realtime.protocol_doc``)
+and a test keeps the two in step.
+
+Client frames are parsed with orjson and validated with one discriminated-union
+adapter; server frames on the hot path (``patch``) are formatted directly as
+strings with the same shape as :class:`Patch`.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# --- client → server -------------------------------------------------------
+
+
+class Hello(_Msg):
+    """First message on a new connection: authenticates it (the token is never put in the URL)."""
+
+    type: Literal["hello"]
+    token: str = Field(max_length=200, description="The guest token from `POST /api/players`.")
+
+
+class Action(_Msg):
+    """A game action for the sender's own seat. Answered by `ack` or `reject` with the same `id`."""
+
+    type: Literal["action"]
+    id: str = Field(
+        min_length=1,
+        max_length=64,
+        description="Client-chosen id; a retry with the same id is applied at most once.",
+    )
+    action: dict[str, Any] = Field(description='The game action, e.g. `{"type": "slap", "flip": 7}`.')
+    seat: int | None = Field(default=None, description="Optional; if given it must be the sender's own seat.")
+
+
+class Resync(_Msg):
+    """Ask for a fresh `snapshot` (after a sequence gap or any doubt)."""
+
+    type: Literal["resync"]
+
+
+class Ping(_Msg):
+    """Client clock sync: the server answers `pong` with its receive and send times."""
+
+    type: Literal["ping"]
+    id: int
+    t0: float = Field(description="Client time (ms) when the ping was sent.")
+
+
+class Pong(_Msg):
+    """Answer to a server `ping`: echo its `id` and `t`; lets the server measure the round trip."""
+
+    type: Literal["pong"]
+    id: int
+    t: int = Field(description="The server time of the ping being answered, echoed back.")
+
+
+ClientMessage = Annotated[Hello | Action | Resync | Ping | Pong, Field(discriminator="type")]
+client_message: TypeAdapter[Hello | Action | Resync | Ping | Pong] = TypeAdapter(ClientMessage)
+
+
+# --- server → client -------------------------------------------------------
+
+
+class Welcome(_Msg):
+    """Sent once after a successful `hello`, before the first `snapshot`."""
+
+    type: Literal["welcome"] = "welcome"
+    room: str
+    player_id: str
+    name: str
+    role: Literal["seat", "spectator"]
+    seat: int | None
+    server_time: int = Field(description="Room clock (ms) when this was sent.")
+
+
+class Snapshot(_Msg):
+    """The full view for this connection: on join, on `resync`, after a slow-client reset."""
+
+    type: Literal["snapshot"] = "snapshot"
+    seq: int = Field(description="Per-connection frame number; the next `patch` has seq + 1.")
+    reason: Literal["join", "resync", "seat", "reset"] = Field(
+        description="join: first view; resync: you asked; seat: your view changed seat (game start); "
+        "reset: your send queue overflowed and its backlog was replaced by this snapshot."
+    )
+    view: dict[str, Any] = Field(description='`{"room": ..., "game": ... | null}`.')
+
+
+class Patch(_Msg):
+    """One change of the view as RFC 6902 JSON Patch ops. `seq` is gap-free per connection."""
+
+    type: Literal["patch"] = "patch"
+    seq: int
+    ops: list[dict[str, Any]]
+
+
+class Ack(_Msg):
+    """The action with this `id` was accepted and durably logged; its effect is in frame `seq`."""
+
+    type: Literal["ack"] = "ack"
+    id: str
+    seq: int
+    duplicate: bool = Field(
+        default=False, description="True when this id had already been applied (code DUPLICATE_ACTION)."
+    )
+    code: str | None = None
+
+
+class Reject(_Msg):
+    """The action with this `id` was refused; nothing changed."""
+
+    type: Literal["reject"] = "reject"
+    id: str
+    code: str
+    message: str
+
+
+class Error(_Msg):
+    """A problem with a frame that carries no action id (or with the connection itself)."""
+
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+
+
+class ServerPong(_Msg):
+    """Answer to a client `ping`."""
+
+    type: Literal["pong"] = "pong"
+    id: int
+    t0: float
+    t1: int = Field(description="Server time (room clock, ms) the ping was received.")
+    t2: int = Field(description="Server time (room clock, ms) this pong was sent.")
+
+
+class ServerPing(_Msg):
+    """Sent by the server every couple of seconds; answer with `pong`."""
+
+    type: Literal["ping"] = "ping"
+    id: int
+    t: int
+
+
+SERVER_MESSAGES: list[type[_Msg]] = [Welcome, Snapshot, Patch, Ack, Reject, Error, ServerPong, ServerPing]
+CLIENT_MESSAGES: list[type[_Msg]] = [Hello, Action, Resync, Ping, Pong]
+
+
+class Code(StrEnum):
+    """Transport-level error codes (game rule codes come from the engines)."""
+
+    BAD_JSON = "BAD_JSON"
+    BAD_MESSAGE = "BAD_MESSAGE"
+    UNKNOWN_TYPE = "UNKNOWN_TYPE"
+    TOO_LARGE = "TOO_LARGE"
+    BINARY_FRAME = "BINARY_FRAME"
+    AUTH_REQUIRED = "AUTH_REQUIRED"
+    BAD_TOKEN = "BAD_TOKEN"
+    UNKNOWN_ROOM = "UNKNOWN_ROOM"
+    NOT_SEATED = "NOT_SEATED"
+    NOT_YOUR_SEAT = "NOT_YOUR_SEAT"
+    NO_GAME = "NO_GAME"
+    DUPLICATE_ACTION = "DUPLICATE_ACTION"
+    RATE_LIMITED = "RATE_LIMITED"
+    LOG_FAILED = "LOG_FAILED"
+    TOO_SLOW = "TOO_SLOW"
+    REMOVED = "REMOVED"
+
+
+CODE_DOCS: dict[Code, str] = {
+    Code.BAD_JSON: "The frame is not valid JSON (error; connection stays open).",
+    Code.BAD_MESSAGE: "Valid JSON but fields are missing or of the wrong type (error/reject).",
+    Code.UNKNOWN_TYPE: "The message `type` is not one of the client messages (error).",
+    Code.TOO_LARGE: "The frame is over 64 KiB (error; connection stays open).",
+    Code.BINARY_FRAME: "Binary frames are not part of the protocol (error).",
+    Code.AUTH_REQUIRED: "The first message was not `hello` (error, then close 4001).",
+    Code.BAD_TOKEN: "The token is missing, malformed or not signed by this server (error, then close 4001).",
+    Code.UNKNOWN_ROOM: "No room has this code (error, then close 4004).",
+    Code.NOT_SEATED: "Spectators cannot act; take a seat first (reject).",
+    Code.NOT_YOUR_SEAT: "The action names another player's seat (reject).",
+    Code.NO_GAME: "The room has no game running (reject).",
+    Code.DUPLICATE_ACTION: "This action id was already applied; sent in an `ack` with `duplicate: true`.",
+    Code.RATE_LIMITED: "Too many messages; this one was dropped (reject/error; connection stays open).",
+    Code.LOG_FAILED: "The action could not be stored durably, so it was not applied (reject).",
+    Code.TOO_SLOW: "The connection could not keep up even after resyncs (error, then close 4008).",
+    Code.REMOVED: "The host removed this player from the room (error, then close 4003).",
+}
+
+CLOSE_CODES: dict[int, str] = {
+    4001: "authentication failed (AUTH_REQUIRED, BAD_TOKEN)",
+    4003: "removed from the room by the host (REMOVED)",
+    4004: "unknown room (UNKNOWN_ROOM)",
+    4008: "too slow to keep up (TOO_SLOW)",
+    1009: "frame far above the limit (closed by the server's WebSocket layer at 1 MiB)",
+}

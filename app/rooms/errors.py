@@ -1,0 +1,11 @@
+"""Errors of the lobby and room layer, with a stable code and an HTTP status for the API."""
+
+from __future__ import annotations
+
+
+class RoomError(Exception):
+    def __init__(self, code: str, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status

@@ -1,0 +1,26 @@
+"""What a room needs from a connection, without knowing it is a WebSocket."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+
+class Peer(Protocol):
+    player_id: str
+    seq: int
+    """Number of the last state frame (snapshot or patch) sent on this connection."""
+    view_key: int | str | None
+    """The view this connection's frames were computed from (a game seat, or None for the public view)."""
+    needs_snapshot: bool
+    snapshot_reason: str
+    """Why the next snapshot is sent: "join", "resync", "seat" (view changed seat), "reset" (slow peer)."""
+    overflows: int
+
+    @property
+    def rtt(self) -> int | None:
+        """The connection's round-trip estimate (ms), if measured yet."""
+
+    def send(self, text: str) -> bool:
+        """Queue a frame; False if the queue was full and has been cleared (the peer needs a snapshot)."""
+
+    def close(self, code: int, error: str, message: str) -> None: ...

@@ -1,0 +1,27 @@
+"""Rebuild a game state from its seed, options and input log (crash recovery, replays, audits)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from app.db.store import EventRec, GameRec
+from app.engines import get_engine
+from app.engines.base import Move, SeatSetup
+
+
+def seat_setups(seats: list[dict[str, Any]]) -> list[SeatSetup]:
+    return [SeatSetup(prefs=dict(s.get("prefs") or {})) for s in seats]
+
+
+def replay(game: GameRec, events: Iterable[EventRec]) -> Any:
+    engine = get_engine(game.engine)
+    options = engine.options_model.model_validate(game.options)
+    state = engine.start(seat_setups(game.seats), options, game.seed, game.started_at)
+    for ev in events:
+        if ev.kind == "tick":
+            state = engine.tick(state, ev.at)
+        else:
+            assert ev.seat is not None and ev.action is not None
+            state = engine.apply(state, Move(seat=ev.seat, action=ev.action, at=ev.at, rtt=ev.rtt))
+    return state

@@ -1,0 +1,12 @@
+#!/bin/sh
+# Container entrypoint: bring the database schema up to date, then replace this shell
+# with the command (the image's CMD: uvicorn), so that it is PID 1 and gets SIGTERM.
+# A failed migration stops the container instead of serving an outdated schema.
+# Any other command (`docker compose run app alembic current`, `sh`...) runs as given.
+set -eu
+
+if [ "${1:-}" = "uvicorn" ]; then
+    alembic upgrade head
+fi
+
+exec "$@"
