@@ -1,0 +1,129 @@
+"""A slow connection is reset with a snapshot or dropped; it never stalls the room or the others."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.db.store import EventLog, Store, migrate
+from app.rooms.clock import ManualClock
+from app.rooms.diff import apply_patch
+from app.rooms.manager import RoomManager
+from app.rooms.room import Room
+
+
+class MemoryPeer:
+    """A connection whose send queue holds ``capacity`` frames; ``drain`` is the client reading them."""
+
+    def __init__(self, player_id: str, capacity: int) -> None:
+        self.player_id = player_id
+        self.capacity = capacity
+        self.seq = 0
+        self.view_key: int | None | str = "none"
+        self.needs_snapshot = True
+        self.snapshot_reason = "join"
+        self.overflows = 0
+        self.queue: list[str] = []
+        self.received: list[dict[str, Any]] = []
+        self.closed_with: tuple[int, str] | None = None
+
+    @property
+    def rtt(self) -> int | None:
+        return None
+
+    def send(self, text: str) -> bool:
+        if len(self.queue) >= self.capacity:
+            self.overflows += 1
+            self.queue.clear()
+            return False
+        self.queue.append(text)
+        return True
+
+    def close(self, code: int, error: str, message: str) -> None:
+        self.closed_with = (code, error)
+
+    def drain(self) -> list[dict[str, Any]]:
+        frames = [json.loads(t) for t in self.queue]
+        self.queue.clear()
+        self.received.extend(frames)
+        return frames
+
+
+@pytest.fixture
+async def manager(tmp_path: Path) -> AsyncIterator[RoomManager]:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'rooms.db'}"
+    await migrate(url)
+    store = Store(url)
+    log = EventLog(store)
+    await log.start()
+    manager = RoomManager(store, log, ManualClock())
+    yield manager
+    await manager.stop()
+    await log.stop()
+    await store.close()
+
+
+async def lobby_with_peers(manager: RoomManager, slow_capacity: int) -> tuple[Room, str, MemoryPeer, MemoryPeer]:
+    host = await manager.store.create_player("Ana")
+    guest = await manager.store.create_player("Bo")
+    room = await manager.create(game="slap", options={}, public=True, host_id=host.id, host_name=host.name)
+    fast = MemoryPeer(host.id, capacity=1000)
+    slow = MemoryPeer(guest.id, capacity=slow_capacity)
+    await room.call(lambda: room.connect(fast, host.name))
+    await room.call(lambda: room.connect(slow, guest.name))
+    await room.call(noop)  # the turn that sent both join snapshots is over
+    return room, host.id, fast, slow
+
+
+async def noop() -> None:
+    return None
+
+
+async def flip_public(room: Room, host_id: str, times: int) -> None:
+    for i in range(times):
+        await room.call(lambda i=i: room.configure(host_id, None, i % 2 == 1))  # public starts True
+    await room.call(noop)
+
+
+async def test_a_slow_connection_gets_one_reset_snapshot_instead_of_its_backlog(manager: RoomManager) -> None:
+    room, host_id, fast, slow = await lobby_with_peers(manager, slow_capacity=3)
+    slow.drain()
+    await flip_public(room, host_id, 6)
+    frames = slow.drain()
+    assert slow.overflows >= 1
+    resets = [f for f in frames if f["type"] == "snapshot" and f["reason"] == "reset"]
+    assert resets, frames
+    # After the reset the slow client is in step again: its view is the room's view now.
+    last_reset = frames.index(resets[-1])
+    view = resets[-1]["view"]
+    for frame in frames[last_reset + 1 :]:
+        assert frame["type"] == "patch"
+        view = apply_patch(view, frame["ops"])
+    assert slow.closed_with is None
+    assert view == room.view_for(None)
+
+
+async def test_the_fast_connection_gets_every_frame_in_order_while_another_lags(manager: RoomManager) -> None:
+    room, host_id, fast, slow = await lobby_with_peers(manager, slow_capacity=2)
+    fast.drain()
+    await flip_public(room, host_id, 8)
+    frames = fast.drain()
+    seqs = [f["seq"] for f in frames if f["type"] in ("snapshot", "patch")]
+    assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
+    assert sum(1 for f in frames if f["type"] == "patch") == 8
+    assert fast.overflows == 0
+
+
+async def test_a_connection_that_keeps_overflowing_is_dropped_as_too_slow(manager: RoomManager) -> None:
+    room, host_id, fast, slow = await lobby_with_peers(manager, slow_capacity=1)
+    await flip_public(room, host_id, 12)
+    assert slow.closed_with == (4008, "TOO_SLOW")
+    # The room is not stalled: the host still changes options and the fast peer sees it.
+    fast.drain()
+    await room.call(lambda: room.configure(host_id, {"rounds": 5}, None))
+    await room.call(noop)
+    assert any(f["type"] == "patch" for f in fast.drain())
