@@ -14,8 +14,14 @@ async def open_as(browser: Any, url: str, name: str, errors: list[str], server: 
     page = await context.new_page()
     page.on("dialog", lambda dialog: dialog.accept(name))
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.on("request", lambda req: errors.append(f"outside request {req.url}")
-            if not req.url.startswith(server.http) and not req.url.startswith(server.ws) else None)
+    page.on(
+        "request",
+        lambda req: (
+            errors.append(f"outside request {req.url}")
+            if not req.url.startswith(server.http) and not req.url.startswith(server.ws)
+            else None
+        ),
+    )
     await page.goto(url)
     return page
 

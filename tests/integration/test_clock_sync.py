@@ -24,7 +24,9 @@ async def test_a_client_ping_is_answered_with_the_server_times(server: ServerPro
     await client.close()
 
 
-async def test_the_server_pings_each_new_connection_and_reads_the_pong(server: ServerProcess, api: Api) -> None:
+async def test_the_server_pings_each_new_connection_and_reads_the_pong(
+    server: ServerProcess, api: Api
+) -> None:
     ana = await api.player("Ana")
     room = await api.create_room(ana["token"])
     client = await Client(server.ws, room["code"], ana["token"]).open()

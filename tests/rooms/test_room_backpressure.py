@@ -23,7 +23,7 @@ class MemoryPeer:
         self.player_id = player_id
         self.capacity = capacity
         self.seq = 0
-        self.view_key: int | None | str = "none"
+        self.view_key: int | str | None = "none"
         self.needs_snapshot = True
         self.snapshot_reason = "join"
         self.overflows = 0
@@ -67,7 +67,9 @@ async def manager(tmp_path: Path) -> AsyncIterator[RoomManager]:
     await store.close()
 
 
-async def lobby_with_peers(manager: RoomManager, slow_capacity: int) -> tuple[Room, str, MemoryPeer, MemoryPeer]:
+async def lobby_with_peers(
+    manager: RoomManager, slow_capacity: int
+) -> tuple[Room, str, MemoryPeer, MemoryPeer]:
     host = await manager.store.create_player("Ana")
     guest = await manager.store.create_player("Bo")
     room = await manager.create(game="slap", options={}, public=True, host_id=host.id, host_name=host.name)
@@ -90,7 +92,7 @@ async def flip_public(room: Room, host_id: str, times: int) -> None:
 
 
 async def test_a_slow_connection_gets_one_reset_snapshot_instead_of_its_backlog(manager: RoomManager) -> None:
-    room, host_id, fast, slow = await lobby_with_peers(manager, slow_capacity=3)
+    room, host_id, _fast, slow = await lobby_with_peers(manager, slow_capacity=3)
     slow.drain()
     await flip_public(room, host_id, 6)
     frames = slow.drain()
@@ -108,7 +110,7 @@ async def test_a_slow_connection_gets_one_reset_snapshot_instead_of_its_backlog(
 
 
 async def test_the_fast_connection_gets_every_frame_in_order_while_another_lags(manager: RoomManager) -> None:
-    room, host_id, fast, slow = await lobby_with_peers(manager, slow_capacity=2)
+    room, host_id, fast, _slow = await lobby_with_peers(manager, slow_capacity=2)
     fast.drain()
     await flip_public(room, host_id, 8)
     frames = fast.drain()
