@@ -2,32 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Body, Request, Response
 
 from app.api.deps import PlayerDep, RoomDep, ServicesDep
 from app.api.schemas import (
-    ErrorOut,
     MembershipOut,
     RoomCreate,
     RoomOut,
     RoomSummary,
     RoomUpdate,
     SeatRequest,
+    error_responses,
 )
 from app.rooms.room import Room
 
 router = APIRouter(
     prefix="/api/rooms",
     tags=["rooms"],
-    responses={
-        401: {"model": ErrorOut},
-        403: {"model": ErrorOut},
-        404: {"model": ErrorOut},
-        409: {"model": ErrorOut},
-        422: {"model": ErrorOut},
-    },
+    responses=error_responses(401, 403, 404, 409),
 )
 
 
@@ -78,7 +72,9 @@ async def get_room(room: RoomDep, request: Request) -> RoomOut:
 
 
 @router.post("/{code}/seats", response_model=MembershipOut)
-async def take_seat(body: SeatRequest, room: RoomDep, player: PlayerDep) -> MembershipOut:
+async def take_seat(
+    room: RoomDep, player: PlayerDep, body: Annotated[SeatRequest, Body(default_factory=SeatRequest)]
+) -> MembershipOut:
     member = await room.call(lambda: room.join_seat(player.id, player.name, body.seat, body.prefs))
     return MembershipOut(role=member.role, seat=member.seat)
 

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 
 class _In(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+DisplayName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+
+
 class PlayerCreate(_In):
-    name: str = Field(min_length=1, max_length=40, description="Display name shown at the table.")
+    name: DisplayName = Field(description="Display name shown at the table (trimmed, 1 to 40 characters).")
 
 
 class PlayerOut(BaseModel):
@@ -39,7 +42,9 @@ class RoomCreate(_In):
 
 
 class RoomUpdate(_In):
-    options: dict[str, Any] | None = None
+    options: dict[str, Any] | None = Field(
+        default=None, description="Options to change; the others keep their current values."
+    )
     public: bool | None = None
 
 
@@ -104,8 +109,13 @@ class MembershipOut(BaseModel):
 
 
 class ErrorOut(BaseModel):
-    code: str
-    message: str
+    code: str = Field(description="Stable error code, e.g. SEAT_TAKEN.")
+    message: str = Field(description="A sentence for the player.")
+
+
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The error bodies a router answers with, for the OpenAPI document (422 included for bad bodies)."""
+    return {status: {"model": ErrorOut} for status in (*statuses, 422)}
 
 
 class Health(BaseModel):

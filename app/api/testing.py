@@ -6,10 +6,11 @@ from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 from app.api.deps import ServicesDep
+from app.api.schemas import error_responses
 from app.rooms.clock import ManualClock
 from app.rooms.errors import RoomError
 
-router = APIRouter(prefix="/api/_test", tags=["testing"])
+router = APIRouter(prefix="/api/_test", tags=["testing"], responses=error_responses(404, 409))
 
 
 class Advance(BaseModel):

@@ -549,7 +549,7 @@ class Room:
         if self.status == "playing":
             raise RoomError("GAME_RUNNING", "Options can only change before the game starts.", 409)
         if options is not None:
-            self.options = validate_options(self.engine, options)
+            self.options = validate_options(self.engine, {**self.options, **options})
         if public is not None:
             self.public = public
         await self._store.update_room(self.code, options=self.options, public=self.public)

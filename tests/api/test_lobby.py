@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import random
 import re
 from typing import Any
@@ -77,14 +78,24 @@ async def started_pair(api: Api, options: Json | None = None) -> tuple[Json, Jso
     return ana, bo, code
 
 
-async def read_until_closed(client: Client) -> int | None:
-    """Read frames until the server closes the socket; returns the close code."""
-    assert client.ws is not None
+async def frames_until_closed(client: Client) -> tuple[list[Json], int | None]:
+    """Every frame the server still sends, read raw until it closes the socket; and the close code.
+
+    Raw reads: ``Client.recv`` answers pings, and a pong sent after the server's close
+    frame would fail before the frames already received were read.
+    """
+    ws = client.ws
+    assert ws is not None
+    frames: list[Json] = []
     with pytest.raises(ConnectionClosed):
         async with asyncio.timeout(TIMEOUT):
             while True:
-                await client.recv()
-    return client.ws.close_code
+                frames.append(json.loads(await ws.recv()))
+    return frames, ws.close_code
+
+
+def errors_in(frames: list[Json]) -> list[str]:
+    return [f["code"] for f in frames if f["type"] == "error"]
 
 
 # --- players -------------------------------------------------------------------
@@ -458,8 +469,8 @@ async def test_a_seated_players_leave_during_the_game_keeps_the_seat(server: Ser
     r = await api.call("POST", f"/api/rooms/{code}/leave", bo["token"])
     assert r.status_code == 204, r.text
     # Leaving only drops the connections...
-    assert (await client.next_error())["code"] == "LEFT"
-    await read_until_closed(client)
+    frames, close_code = await frames_until_closed(client)
+    assert errors_in(frames) == ["LEFT"] and close_code == 1000
     # ...the seat and its cards stay in the game.
     room = await get_room(api, code)
     assert room["status"] == "playing"
@@ -594,9 +605,10 @@ async def test_a_removed_players_socket_gets_removed_and_closes_with_4003(
     client = await Client(server.ws, code, bo["token"]).open()
     r = await api.call("DELETE", f"/api/rooms/{code}/members/{bo['id']}", ana["token"])
     assert r.status_code == 204, r.text
-    error = await client.next_error()
-    assert error["code"] == "REMOVED" and error["message"]
-    assert await read_until_closed(client) == 4003
+    frames, close_code = await frames_until_closed(client)
+    assert errors_in(frames) == ["REMOVED"], frames
+    assert frames[-1]["type"] == "error" and frames[-1]["message"], "the error is the last frame"
+    assert close_code == 4003
 
 
 async def test_only_the_host_can_remove_a_player(api: Api) -> None:
@@ -679,3 +691,18 @@ async def test_a_finished_match_reveals_the_seed_that_matches_its_hash(
     assert match["result"]["finished"] is True
     assert len(match["result"]["scores"]) == 2
     assert code not in await listed_codes(api), "a finished room is not open for players"
+
+
+async def test_changing_one_option_keeps_the_others(api: Api) -> None:
+    ana, code = await host_and_room(api, {"rounds": 4, "nu_mode": "auto"})
+    r = await api.call("PATCH", f"/api/rooms/{code}", ana["token"], json={"options": {"rounds": 7}})
+    assert r.status_code == 200, r.text
+    assert r.json()["options"]["rounds"] == 7 and r.json()["options"]["nu_mode"] == "auto"
+
+
+async def test_taking_a_seat_needs_no_body(api: Api) -> None:
+    _, code = await host_and_room(api)
+    bo = await api.player("Bo")
+    r = await api.call("POST", f"/api/rooms/{code}/seats", bo["token"])
+    assert r.status_code == 200, r.text
+    assert r.json() == {"role": "seat", "seat": 1}
