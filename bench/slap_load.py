@@ -14,7 +14,9 @@ What it does
 2. Over HTTP creates ``--rooms`` rooms of game "slap" with fast timings (``--option`` changes
    them), seats ``--clients`` guest players in each, connects one WebSocket per player and starts
    every game.  When a match ends the host starts a new one, so the load never stops.
-3. All clients run in this one asyncio process (uvloop when available).  They play as fast as the
+3. All clients run in this one asyncio process (uvloop when available): on the two-core machine
+   this was written for, the server owns one core and one client process can use all of the
+   other, so more client processes would only share that core.  The clients play as fast as the
    protocol allows: the starter sends ``nu`` on the first frame where it is legal, and every
    player sends ``slap`` on the first frame where it is legal (all of them slap every flip: races
    on pairs, false slaps otherwise).  Server pings are answered with pongs.  Each client keeps
@@ -53,9 +55,12 @@ action.  All clients share this process's monotonic clock, so the times are comp
 Also printed: the latency to the acting client's own effect frame and to its ack (the ack is sent
 after the broadcast, so it is the slowest of the three for the actor), accepted actions/s, state
 frames/s received by all clients together, flips/s, rejects and errors by code, and the CPU time
-(user + sys from ``/proc/<pid>/stat``, as % of one core over the measured window) of the server
-and of this client process.  A client process close to 100 % means the client side, not the
-server, limited the figures.  All traffic stays on loopback.  No pass/fail: the exit code is 0.
+(user + sys from ``/proc/<pid>/stat``, as % of one core over the measured window) of the server,
+of its event-loop thread alone, and of this client process.  A client process close to 100 %
+means the client side, not the server, limited the figures.  How busy each CPU of the machine was,
+and how much of that went to other processes, shows whether anything else ran at the same time
+(the figures are only as clean as the machine).  All traffic stays on loopback.  No pass/fail:
+the exit code is 0 (1 on a setup failure, 130 when interrupted).
 """
 
 from __future__ import annotations
@@ -130,7 +135,17 @@ OPEN_PHASES = ("FLIP_OPEN", "RACE")
 
 def proc_cpu_seconds(pid: int) -> tuple[float, float]:
     """(user, sys) CPU seconds of a process, all threads, from ``/proc/<pid>/stat``."""
-    text = Path(f"/proc/{pid}/stat").read_text()
+    return proc_cpu_seconds_of(Path(f"/proc/{pid}/stat"))
+
+
+def main_thread_cpu_seconds(pid: int) -> float:
+    """user + sys CPU seconds of a process's main thread (for an asyncio server: the event loop)."""
+    user, system = proc_cpu_seconds_of(Path(f"/proc/{pid}/task/{pid}/stat"))
+    return user + system
+
+
+def proc_cpu_seconds_of(stat: Path) -> tuple[float, float]:
+    text = stat.read_text()
     # The command name (field 2) may contain spaces: split after its closing parenthesis.
     fields = text[text.rindex(")") + 2 :].split()
     tick = os.sysconf("SC_CLK_TCK")
@@ -314,6 +329,7 @@ class Stats:
     errors: Counter[str] = field(default_factory=Counter)
     snapshots: Counter[str] = field(default_factory=Counter)
     frames: int = 0
+    messages: int = 0
     frame_bytes: int = 0
     flips: int = 0
     matches_started: int = 0
@@ -441,8 +457,9 @@ class Table:
         if p.measured:
             self.stats.accepted[p.kind] += 1
             self.stats.lat_ack.append((t - p.sent) / NS)
-            if p.seen[i] is not None:
-                self.stats.lat_actor.append((p.seen[i] - p.sent) / NS)  # type: ignore[operator]
+            own = p.seen[i]
+            if own is not None:
+                self.stats.lat_actor.append((own - p.sent) / NS)
         if p.missing == 0:
             self.finish(p)
 
@@ -549,6 +566,8 @@ class Bot:
         try:
             async for text in self.ws:
                 t = time.perf_counter_ns()
+                if self.stats.window.holds(t):
+                    self.stats.messages += 1
                 await self.on_frame(text, t)
         except ConnectionClosed:
             pass
@@ -742,6 +761,7 @@ class Result:
     server_pid: int | None = None
     server_cpu: tuple[float, float] | None = None
     client_cpu: tuple[float, float] = (0.0, 0.0)
+    server_main_thread_cpu: float | None = None
     server_rss_mb: float | None = None
     machine_busy: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
@@ -814,17 +834,21 @@ async def drive(
         await _sleep_until(stats.window.start, alive)
         progress(f"measuring for {args.seconds:g} s")
         cpu0 = proc_cpu_seconds(server_pid) if server_pid else None
+        main0 = main_thread_cpu_seconds(server_pid) if server_pid else None
         own0 = os.times()
         busy0 = cpu_busy_seconds()
         w0 = time.perf_counter_ns()
         await _sleep_until(stats.window.end, alive)
         cpu1 = proc_cpu_seconds(server_pid) if server_pid else None
+        main1 = main_thread_cpu_seconds(server_pid) if server_pid else None
         own1 = os.times()
         busy1 = cpu_busy_seconds()
         w1 = time.perf_counter_ns()
         result.seconds = (w1 - w0) / 1e9
         if cpu0 is not None and cpu1 is not None:
             result.server_cpu = (cpu1[0] - cpu0[0], cpu1[1] - cpu0[1])
+        if main0 is not None and main1 is not None:
+            result.server_main_thread_cpu = main1 - main0
         result.client_cpu = (own1.user - own0.user, own1.system - own0.system)
         result.machine_busy = {k: busy1[k] - v for k, v in busy0.items() if k in busy1}
         if server_pid:
@@ -995,7 +1019,13 @@ def figures(result: Result) -> dict[str, Any]:
     server_cpu = None
     if result.server_cpu is not None:
         user, system = result.server_cpu
-        server_cpu = {"user_s": user, "sys_s": system, "pct_of_core": 100 * (user + system) / secs}
+        main = result.server_main_thread_cpu
+        server_cpu = {
+            "user_s": user,
+            "sys_s": system,
+            "pct_of_core": 100 * (user + system) / secs,
+            "main_thread_pct_of_core": None if main is None else 100 * main / secs,
+        }
     cu, cs = result.client_cpu
     return {
         "rooms": args.rooms,
@@ -1019,6 +1049,7 @@ def figures(result: Result) -> dict[str, Any]:
         "accepted_per_s_by_type": {k: v / secs for k, v in st.accepted.items()},
         "frames_per_s": st.frames / secs,
         "frame_bytes_avg": st.frame_bytes / st.frames if st.frames else 0,
+        "messages_per_s": st.messages / secs,
         "flips_per_s": st.flips / secs,
         "matches_started": st.matches_started,
         "rejects": dict(st.rejects),
@@ -1072,6 +1103,7 @@ def render(f: dict[str, Any]) -> str:
     )
     row("actions sent (measured)", str(sum(sent.values())), _counts(sent))
     row("state frames/s received (all)", f"{f['frames_per_s']:.1f}", f"avg {f['frame_bytes_avg']:.0f} B JSON")
+    row("messages/s received, all kinds", f"{f['messages_per_s']:.1f}", "frames + acks, rejects, pings...")
     row("flips/s (all tables)", f"{f['flips_per_s']:.1f}")
     row("rejects by code", str(sum(f["rejects"].values())), _counts(f["rejects"]))
     row("errors by code", str(sum(f["errors"].values())), _counts(f["errors"]))
@@ -1100,6 +1132,12 @@ def render(f: dict[str, Any]) -> str:
             f"{sc['pct_of_core']:.1f} %",
             f"user {sc['user_s']:.2f} s + sys {sc['sys_s']:.2f} s{rss}",
         )
+        if sc["main_thread_pct_of_core"] is not None:
+            row(
+                "  of which the event-loop thread",
+                f"{sc['main_thread_pct_of_core']:.1f} %",
+                "the rest: DB threads",
+            )
     else:
         row("server", "n/a")
     cc = f["client_cpu"]

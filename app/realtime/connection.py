@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 
 import orjson
 from starlette.websockets import WebSocket
@@ -30,6 +31,7 @@ class Connection:
         self.needs_snapshot = True
         self.snapshot_reason = "join"
         self.overflows = 0
+        self.on_overflow: Callable[[], None] | None = None
         self.round_trip = RoundTrip()
         self._queue: asyncio.Queue[object] = asyncio.Queue(maxsize=queue_size)
         self._writer: asyncio.Task[None] | None = None
@@ -43,17 +45,17 @@ class Connection:
     def start(self) -> None:
         self._writer = asyncio.create_task(self._write_loop())
 
-    def send(self, text: str) -> bool:
+    def send(self, text: str) -> None:
         if self._close is not None:
-            return True
+            return
         try:
             self._queue.put_nowait(text)
-            return True
         except asyncio.QueueFull:
             self.overflows += 1
             while not self._queue.empty():
                 self._queue.get_nowait()
-            return False
+            if self.on_overflow is not None:
+                self.on_overflow()
 
     def send_json(self, obj: object) -> None:
         self.send(orjson.dumps(obj).decode())

@@ -4,8 +4,9 @@
 and a test keeps the two in step.
 
 Client frames are parsed with orjson and validated with one discriminated-union
-adapter; server frames on the hot path (``patch``) are formatted directly as
-strings with the same shape as :class:`Patch`.
+adapter; the room formats its state frames (``patch`` and ``snapshot``) directly
+as strings of the same shape as :class:`Patch` and :class:`Snapshot` (a test
+validates real frames against these models).
 """
 
 from __future__ import annotations
@@ -174,11 +175,12 @@ class Code(StrEnum):
     LOG_FAILED = "LOG_FAILED"
     TOO_SLOW = "TOO_SLOW"
     REMOVED = "REMOVED"
+    LEFT = "LEFT"
 
 
 CODE_DOCS: dict[Code, str] = {
     Code.BAD_JSON: "The frame is not valid JSON (error; connection stays open).",
-    Code.BAD_MESSAGE: "Valid JSON but fields are missing or of the wrong type (error/reject).",
+    Code.BAD_MESSAGE: "Valid JSON but fields are missing or of the wrong type (error).",
     Code.UNKNOWN_TYPE: "The message `type` is not one of the client messages (error).",
     Code.TOO_LARGE: "The frame is over 64 KiB (error; connection stays open).",
     Code.BINARY_FRAME: "Binary frames are not part of the protocol (error).",
@@ -191,11 +193,13 @@ CODE_DOCS: dict[Code, str] = {
     Code.DUPLICATE_ACTION: "This action id was already applied; sent in an `ack` with `duplicate: true`.",
     Code.RATE_LIMITED: "Too many messages; this one was dropped (reject/error; connection stays open).",
     Code.LOG_FAILED: "The action could not be stored durably, so it was not applied (reject).",
-    Code.TOO_SLOW: "The connection could not keep up even after resyncs (error, then close 4008).",
+    Code.TOO_SLOW: "The send queue kept overflowing despite reset snapshots (error, then close 4008).",
     Code.REMOVED: "The host removed this player from the room (error, then close 4003).",
+    Code.LEFT: "This player left the room (`POST /api/rooms/{code}/leave`); error, then close 1000.",
 }
 
 CLOSE_CODES: dict[int, str] = {
+    1000: "normal close: the player left the room (LEFT)",
     4001: "authentication failed (AUTH_REQUIRED, BAD_TOKEN)",
     4003: "removed from the room by the host (REMOVED)",
     4004: "unknown room (UNKNOWN_ROOM)",

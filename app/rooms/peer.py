@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 
@@ -15,12 +16,14 @@ class Peer(Protocol):
     snapshot_reason: str
     """Why the next snapshot is sent: "join", "resync", "seat" (view changed seat), "reset" (slow peer)."""
     overflows: int
+    on_overflow: Callable[[], None] | None
+    """Called by ``send`` when the queue was full and has been emptied; the room sets it."""
 
     @property
     def rtt(self) -> int | None:
         """The connection's round-trip estimate (ms), if measured yet."""
 
-    def send(self, text: str) -> bool:
-        """Queue a frame; False if the queue was full and has been cleared (the peer needs a snapshot)."""
+    def send(self, text: str) -> None:
+        """Queue a frame; when the queue is full, empty it, count an overflow and call ``on_overflow``."""
 
     def close(self, code: int, error: str, message: str) -> None: ...

@@ -77,6 +77,7 @@ class _Call:
 @dataclass(slots=True)
 class _Resync:
     peer: Peer
+    reason: str
 
 
 @dataclass(slots=True)
@@ -186,7 +187,7 @@ class Room:
                 self._handle_action(item)
             elif isinstance(item, _Resync):
                 item.peer.needs_snapshot = True
-                item.peer.snapshot_reason = "resync"
+                item.peer.snapshot_reason = item.reason
             else:
                 try:
                     item.done.set_result(await item.fn())
@@ -414,9 +415,7 @@ class Room:
                 # a resync snapshot always equals the view its earlier frames built.
                 if in_step and ops_text is not None:
                     peer.seq += 1
-                    if not peer.send(f'{{"type":"patch","seq":{peer.seq},"ops":{ops_text}}}'):
-                        self._overflowed(peer, key, new)
-                        continue
+                    peer.send(f'{{"type":"patch","seq":{peer.seq},"ops":{ops_text}}}')
                 if peer.needs_snapshot or not in_step:
                     if snapshot_text is None:
                         snapshot_text = _dumps(new)
@@ -429,23 +428,19 @@ class Room:
         peer.view_key = key
         peer.needs_snapshot = False
         reason = peer.snapshot_reason
-        if not peer.send(f'{{"type":"snapshot","seq":{peer.seq},"reason":"{reason}","view":{view_text}}}'):
-            self._overflowed(peer, key, None)
+        peer.send(f'{{"type":"snapshot","seq":{peer.seq},"reason":"{reason}","view":{view_text}}}')
 
-    def _overflowed(self, peer: Peer, key: int | None, view: dict[str, Any] | None) -> None:
-        # The peer's queue was full and has been emptied: it gets one snapshot
-        # instead of the backlog. A peer that keeps overflowing is dropped.
+    def _overflowed(self, peer: Peer) -> None:
+        # The peer's queue was full and has been emptied (frames, acks, pongs alike): at the
+        # next turn it gets one snapshot instead of the backlog. One that keeps overflowing is dropped.
         if peer.overflows > 3:
             peer.close(4008, "TOO_SLOW", "Your connection could not keep up with the table.")
             return
-        peer.seq += 1
-        peer.view_key = key
-        text = _dumps(view if view is not None else self.view_for(key))
-        peer.send(f'{{"type":"snapshot","seq":{peer.seq},"reason":"reset","view":{text}}}')
+        self.request_snapshot(peer, "reset")
 
-    def request_snapshot(self, peer: Peer) -> None:
+    def request_snapshot(self, peer: Peer, reason: str = "resync") -> None:
         # Through the inbox, like everything else: a flag set between turns could be slept through.
-        self._inbox.append(_Resync(peer))
+        self._inbox.append(_Resync(peer, reason))
         self._wake.set()
 
     # --- connections -----------------------------------------------------
@@ -457,6 +452,7 @@ class Room:
             await self._store.put_member(self.code, peer.player_id, "spectator", None, {})
             self.members[peer.player_id] = member
         member.connections += 1
+        peer.on_overflow = lambda: self._overflowed(peer)
         self.peers.append(peer)
         peer.needs_snapshot = True
         peer.snapshot_reason = "join"

@@ -160,9 +160,7 @@ def test_round_two_resets_piles_to_own_colours_and_penalties_to_zero():
 
 
 def test_random_first_starter_follows_the_seed():
-    starters = {
-        ENGINE.start([SeatSetup()] * 3, SlapOptions(), f"seed-{i}", 0).starter for i in range(30)
-    }
+    starters = {ENGINE.start([SeatSetup()] * 3, SlapOptions(), f"seed-{i}", 0).starter for i in range(30)}
     assert starters == {0, 1, 2}
     one = ENGINE.start([SeatSetup()] * 3, SlapOptions(), "same", 0)
     two = ENGINE.start([SeatSetup()] * 3, SlapOptions(), "same", 0)
@@ -199,7 +197,10 @@ def test_nu_by_the_wrong_seat_is_rejected():
 def test_nu_by_the_starter_calls_the_flip():
     state = nu(new_game(3, now=1000), 1500)
     assert (state.phase, state.flip, state.reveal_at, ENGINE.next_deadline(state)) == (
-        Phase.NU_CALLED, 1, 2100, 2100
+        Phase.NU_CALLED,
+        1,
+        2100,
+        2100,
     )
 
 
@@ -721,8 +722,24 @@ def test_next_deadline_follows_every_phase():
 def test_view_shape_and_legal_actions():
     state = new_game(3)
     keys = {
-        "game", "phase", "round", "rounds", "flip", "starter", "nu_mode", "deadline", "reveal_at",
-        "round_started_at", "time_limit_at", "seats", "totals", "scores", "last", "winners", "you", "legal",
+        "game",
+        "phase",
+        "round",
+        "rounds",
+        "flip",
+        "starter",
+        "nu_mode",
+        "deadline",
+        "reveal_at",
+        "round_started_at",
+        "time_limit_at",
+        "seats",
+        "totals",
+        "scores",
+        "last",
+        "winners",
+        "you",
+        "legal",
     }
     v = ENGINE.view(state, A)
     assert set(v) == keys and v["game"] == "slap" and v["phase"] == "AWAIT_NU"
@@ -781,7 +798,10 @@ def test_start_rejects_bad_tables():
 def test_options_defaults_bounds_and_descriptions():
     options = SlapOptions()
     assert (options.rounds, options.nu_auto_ms, options.pair_timeout_ms, options.race_window_ms) == (
-        3, 2000, 15000, 160
+        3,
+        2000,
+        15000,
+        160,
     )
     assert options.placement_points == (6, 4, 2, 0) and options.two_player_stall_points == (6, 2)
     schema = SlapOptions.model_json_schema()

@@ -21,8 +21,24 @@ from app.engines.slap import NUMBERS, EndKind, FlipKind, Phase, SlapEngine, Slap
 ENGINE = SlapEngine()
 CARD_RE = re.compile(r"\b[YGPB]\d\d\b")
 VIEW_KEYS = {
-    "game", "phase", "round", "rounds", "flip", "starter", "nu_mode", "deadline", "reveal_at",
-    "round_started_at", "time_limit_at", "seats", "totals", "scores", "last", "winners", "you", "legal",
+    "game",
+    "phase",
+    "round",
+    "rounds",
+    "flip",
+    "starter",
+    "nu_mode",
+    "deadline",
+    "reveal_at",
+    "round_started_at",
+    "time_limit_at",
+    "seats",
+    "totals",
+    "scores",
+    "last",
+    "winners",
+    "you",
+    "legal",
 }
 SHORT = {
     "nu_auto_ms": 4,
@@ -122,8 +138,14 @@ def playout(players: int, index: int) -> None:
                 state = ENGINE.apply(state, move)
             except IllegalAction as exc:
                 assert exc.code in {
-                    "UNKNOWN_ACTION", "BAD_ACTION", "STALE_SLAP", "ALREADY_SLAPPED", "WRONG_PHASE",
-                    "NOT_STARTER", "NU_MODE_AUTO", "GAME_OVER",
+                    "UNKNOWN_ACTION",
+                    "BAD_ACTION",
+                    "STALE_SLAP",
+                    "ALREADY_SLAPPED",
+                    "WRONG_PHASE",
+                    "NOT_STARTER",
+                    "NU_MODE_AUTO",
+                    "GAME_OVER",
                 }, exc.code
                 t = now  # a rejected input never reached the state, nor its clock
             else:

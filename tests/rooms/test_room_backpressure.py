@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,7 @@ class MemoryPeer:
         self.needs_snapshot = True
         self.snapshot_reason = "join"
         self.overflows = 0
+        self.on_overflow: Callable[[], None] | None = None
         self.queue: list[str] = []
         self.received: list[dict[str, Any]] = []
         self.closed_with: tuple[int, str] | None = None
@@ -35,13 +36,14 @@ class MemoryPeer:
     def rtt(self) -> int | None:
         return None
 
-    def send(self, text: str) -> bool:
+    def send(self, text: str) -> None:
         if len(self.queue) >= self.capacity:
             self.overflows += 1
             self.queue.clear()
-            return False
+            if self.on_overflow is not None:
+                self.on_overflow()
+            return
         self.queue.append(text)
-        return True
 
     def close(self, code: int, error: str, message: str) -> None:
         self.closed_with = (code, error)
@@ -77,7 +79,7 @@ async def lobby_with_peers(
     slow = MemoryPeer(guest.id, capacity=slow_capacity)
     await room.call(lambda: room.connect(fast, host.name))
     await room.call(lambda: room.connect(slow, guest.name))
-    await room.call(noop)  # the turn that sent both join snapshots is over
+    await settle(room)
     return room, host.id, fast, slow
 
 
@@ -85,10 +87,16 @@ async def noop() -> None:
     return None
 
 
+async def settle(room: Room) -> None:
+    """Let the room finish its turns: each call completes inside a later turn than the last."""
+    for _ in range(3):
+        await room.call(noop)
+
+
 async def flip_public(room: Room, host_id: str, times: int) -> None:
     for i in range(times):
         await room.call(lambda i=i: room.configure(host_id, None, i % 2 == 1))  # public starts True
-    await room.call(noop)
+    await settle(room)
 
 
 async def test_a_slow_connection_gets_one_reset_snapshot_instead_of_its_backlog(manager: RoomManager) -> None:
@@ -127,5 +135,5 @@ async def test_a_connection_that_keeps_overflowing_is_dropped_as_too_slow(manage
     # The room is not stalled: the host still changes options and the fast peer sees it.
     fast.drain()
     await room.call(lambda: room.configure(host_id, {"rounds": 5}, None))
-    await room.call(noop)
+    await settle(room)
     assert any(f["type"] == "patch" for f in fast.drain())

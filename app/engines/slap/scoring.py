@@ -70,9 +70,7 @@ def placement_points(counts: Sequence[int], end: EndKind, options: SlapOptions) 
     if end is EndKind.NORMAL:
         alive = [c for c in counts if c > 0]
         table: Sequence[int] = options.placement_points
-        return tuple(
-            table[sum(1 for other in alive if other > mine)] if mine > 0 else 0 for mine in counts
-        )
+        return tuple(table[sum(1 for other in alive if other > mine)] if mine > 0 else 0 for mine in counts)
     table = options.two_player_stall_points if len(counts) == 2 else options.placement_points
     return tuple(table[rank] for rank in competition_ranks(counts))
 
