@@ -48,4 +48,5 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
 
 # The entrypoint runs `alembic upgrade head`, then execs this command as PID 1.
 ENTRYPOINT ["bordet-entrypoint"]
-CMD ["uvicorn", "app.main:app", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers"]
+CMD ["uvicorn", "app.main:app", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers", \
+     "--ws-per-message-deflate", "false", "--ws-max-size", "1048576"]

@@ -201,6 +201,28 @@ def check_database_url(url: str) -> None:
 # --------------------------------------------------------------------------- the server process
 
 
+def code_version() -> str:
+    """The git commit of the code under test, and whether app/ has uncommitted changes."""
+    try:
+        head = subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no", "--", "app"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown (no git)"
+    return f"git {head}" + (" + uncommitted changes in app/" if dirty else "")
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -251,6 +273,8 @@ class ServerProcess:
             "--no-access-log",
             "--ws-max-size",
             "1048576",
+            "--ws-per-message-deflate",
+            "false",
         ]
         mine = os.sched_getaffinity(0)
         with open(self.log_path, "ab") as log_file:
@@ -926,6 +950,7 @@ def run(args: Args) -> Result:
             result.notes.insert(
                 0, f"server: uvicorn subprocess pid {server.pid} on {base}, 1 worker, real clock, {db}"
             )
+            result.notes.insert(1, f"code: {code_version()}")
         else:
             base = args.url.rstrip("/")
             result.server_pid = args.server_pid

@@ -32,7 +32,19 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCKERFILE = ROOT / "Dockerfile"
 COMPOSE = ROOT / "docker-compose.yml"
 DOCKERIGNORE = ROOT / ".dockerignore"
-UVICORN_CMD = ["uvicorn", "app.main:app", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers"]
+UVICORN_CMD = [
+    "uvicorn",
+    "app.main:app",
+    "--host",
+    "0.0.0.0",
+    "--port",
+    "8000",
+    "--proxy-headers",
+    "--ws-per-message-deflate",
+    "false",
+    "--ws-max-size",
+    "1048576",
+]
 HEALTH_URL = "http://127.0.0.1:8000/api/health"
 
 

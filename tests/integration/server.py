@@ -66,6 +66,8 @@ class ServerProcess:
                 "warning",
                 "--ws-max-size",
                 "1048576",
+                "--ws-per-message-deflate",
+                "false",
             ],
             cwd=ROOT,
             env=env,
