@@ -34,9 +34,9 @@ ROUND_POINTS = 36
 RULE37_POINTS = 37
 
 DECK: tuple[CardId, ...] = tuple(build_deck(COLOURS, RANKS))
-_POINTS = {c: 13 if c == BIG else 10 if c == SMALL else 1 if c[0] == "R" else 0 for c in DECK}
-_DISPLAY = {c: (COLOURS.index(c[0]), -number_of(c)) for c in DECK}
-_LOW = {c: (number_of(c), COLOURS.index(c[0])) for c in DECK}
+_POINTS: dict[str, int] = {c: 13 if c == BIG else 10 if c == SMALL else 1 if c[0] == "R" else 0 for c in DECK}
+_DISPLAY: dict[str, tuple[int, int]] = {c: (COLOURS.index(c[0]), -number_of(c)) for c in DECK}
+_LOW: dict[str, tuple[int, int]] = {c: (number_of(c), COLOURS.index(c[0])) for c in DECK}
 
 
 def points_of(card: str) -> int:

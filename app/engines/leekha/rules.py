@@ -12,6 +12,7 @@ functions and raises what they return.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations
 
 from app.engines.base import IllegalAction
@@ -71,6 +72,29 @@ def pass_error(hand: Sequence[CardId], give: Sequence[CardId]) -> IllegalAction 
     return None
 
 
+@lru_cache(maxsize=1024)
+def legal_passes(hand: tuple[CardId, ...]) -> tuple[tuple[CardId, ...], ...]:
+    """Every legal pass, each in hand order (at most C(13, 3) = 286 of them).
+
+    A pass is illegal only when it holds every card of a colour the seat must
+    keep, which needs a colour of at most three cards. Views ask for this once
+    per seat and state during the pass, so it is cached by hand.
+
+    >>> len(legal_passes(("R02", "R03", "G02", "G03", "G04")))
+    6
+    """
+    bits = {card: 1 << i for i, card in enumerate(hand)}
+    small = []
+    for colour in must_keep(hand):
+        cards = [bits[c] for c in hand if c[0] == colour]
+        if len(cards) <= PASS_SIZE:
+            small.append(sum(cards))
+    gives = list(combinations(hand, PASS_SIZE))
+    for mask in small:
+        gives = [g for g in gives if mask & (bits[g[0]] | bits[g[1]] | bits[g[2]]) != mask]
+    return tuple(gives)
+
+
 def _forced_under(hand: Sequence[CardId], trick_cards: Sequence[CardId]) -> CardId | None:
     """The Leekha a follower must drop under a higher card of its colour (rules 3.5), if any."""
     led = trick_cards[0][0]
@@ -112,7 +136,8 @@ def play_error(hand: Sequence[CardId], trick_cards: Sequence[CardId], card: Card
             return None
         return IllegalAction(
             "MUST_PLAY_LEEKHA_UNDER_HIGHER",
-            f"A higher {COLOUR_NAMES[forced[0]]} card is in the trick: you must play the {card_name(forced)}.",
+            f"A higher {COLOUR_NAMES[forced[0]]} card is in the trick: "
+            f"you must play the {card_name(forced)}.",
         )
     led = trick_cards[0][0]
     if card[0] == led:

@@ -145,5 +145,5 @@ class LeekhaState:
 
     @property
     def live(self) -> tuple[int, ...]:
-        """Cumulative score plus this round's points so far."""
+        """Cumulative score plus this round's points so far (meaningful before the round ends)."""
         return tuple(a + b for a, b in zip(self.scores, self.round_pts, strict=True))

@@ -1,0 +1,140 @@
+"""The UFF-DA! rules engine: the engine contract over the modules that hold the rules.
+
+>>> from app.engines.base import Move, SeatSetup
+>>> eng = UffdaEngine()
+>>> s = eng.start([SeatSetup()] * 3, UffdaOptions(), "doc", 0)
+>>> s.round, s.center, [len(h) for h in s.hands], [len(p) for p in s.piles]
+(1, 0, [7, 7, 7], [17, 16])
+>>> s.turn.seat == s.dealer, eng.next_deadline(s)
+(True, 60000)
+>>> s = eng.apply(s, Move(s.dealer, {"type": "draw", "pile": 1}, 500))
+>>> s.turn.step, [len(p) for p in s.piles]
+(<Step.AFTER_DRAW: 'AFTER_DRAW'>, [17, 15])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from app.engines.base import JSON, EngineOptions, IllegalAction, Move, Outcome, SeatSetup
+from app.engines.rng import Rng
+from app.engines.uffda import penalties, turn
+from app.engines.uffda.actions import CallAction, DeclareAction, DrawAction, PlayAction, parse
+from app.engines.uffda.board import new_branches
+from app.engines.uffda.deal import first_dealer
+from app.engines.uffda.dominoes import DECK
+from app.engines.uffda.log import new_step
+from app.engines.uffda.options import UffdaOptions
+from app.engines.uffda.rounds import begin_round
+from app.engines.uffda.scoring import winners
+from app.engines.uffda.state import Phase, Step, Turn, UffdaState
+from app.engines.uffda.timers import due, run_until
+from app.engines.uffda.view import result_detail, view
+
+
+class UffdaEngine:
+    """UFF-DA! for 2-8 players (rules spec: shared/rules/uffda.md).
+
+    Stateless: one instance serves every room.
+    """
+
+    name: ClassVar[str] = "uffda"
+    title: ClassVar[str] = "UFF-DA!"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 8
+    options_model: ClassVar[type[EngineOptions]] = UffdaOptions
+
+    def start(self, seats: Sequence[SeatSetup], options: UffdaOptions, seed: str, now: int) -> UffdaState:
+        n = len(seats)
+        if not self.min_players <= n <= self.max_players:
+            raise IllegalAction("BAD_PLAYER_COUNT", f"UFF-DA! needs 2 to 8 players, not {n}.")
+        rng = Rng.from_seed(seed)
+        dealer, rows = first_dealer(rng.shuffled(DECK), n, rng)
+        blank = UffdaState(
+            options=options,
+            rng=rng,
+            phase=Phase.PLAY,
+            round=0,
+            dealer=dealer,
+            first_draw=rows,
+            hands=((),) * n,
+            piles=((), ()),
+            branches=new_branches(n, 0),
+            double=None,
+            turn=Turn(dealer, 0, Step.OPEN, now, None),
+            offences=(),
+            next_offence=1,
+            resume_at=None,
+            history=(),
+            totals=(0,) * n,
+            last=(),
+            seq=1,
+        )
+        return begin_round(blank, 1, dealer, now)
+
+    def apply(self, state: UffdaState, move: Move) -> UffdaState:
+        if state.phase is Phase.GAME_OVER:
+            raise IllegalAction("GAME_OVER", "The game is over.")
+        seat = move.seat
+        if not 0 <= seat < state.players:
+            raise IllegalAction("NOT_SEATED", "You are not seated at this table.")
+        action = parse(move.action)
+        state = new_step(state)
+        # A deadline before this arrival has logically passed even if its tick
+        # has not come in yet; one at the same millisecond fires after the move.
+        pending = due(state)
+        if pending is not None and pending[0] < move.at:
+            state = run_until(state, move.at - 1)
+            if state.phase is Phase.GAME_OVER:
+                raise IllegalAction("GAME_OVER", "The game is over.")
+        if state.phase is Phase.ROUND_OVER:
+            raise IllegalAction("WRONG_PHASE", "The round is over; the next one starts soon.")
+        at = move.at
+        if isinstance(action, PlayAction):
+            return turn.play(state, seat, action.card, action.target, action.uffda, at)
+        if isinstance(action, DrawAction):
+            return turn.draw(state, seat, action.pile, action.uffda, at)
+        if isinstance(action, CallAction):
+            return penalties.call(
+                state,
+                seat,
+                at,
+                move.rtt,
+                action.kind,
+                action.target,
+                action.give_card,
+                action.uffda,
+                action.reaction_ms,
+            )
+        if isinstance(action, DeclareAction):
+            if not state.options.penalties:
+                raise IllegalAction("NO_OFFENCE", "Every UFF-DA! counts as said at this table.")
+            return penalties.declare(state, seat, at, move.rtt, action.reaction_ms)
+        if action == "next":
+            return turn.say_next(state, seat, at)
+        if action == "place_coin":
+            return turn.place_coin(state, seat, at)
+        return turn.remove_coin(state, seat, at)
+
+    def tick(self, state: UffdaState, now: int) -> UffdaState:
+        pending = due(state)
+        if pending is None or pending[0] > now:
+            return state
+        return run_until(new_step(state), now)
+
+    def next_deadline(self, state: UffdaState) -> int | None:
+        pending = due(state)
+        return None if pending is None else pending[0]
+
+    def view(self, state: UffdaState, seat: int | None) -> JSON:
+        return view(state, seat)
+
+    def result(self, state: UffdaState) -> Outcome:
+        finished = state.phase is Phase.GAME_OVER
+        return Outcome(
+            finished=finished,
+            scores=state.totals,
+            winners=winners(state.totals) if finished else (),
+            detail=result_detail(state),
+        )

@@ -1,0 +1,30 @@
+"""The public event log of one step (``state.last``), for the UI's history and the result screen.
+
+A step is one ``apply`` or ``tick``: it starts an empty log and every
+transition in it appends. Card identities that only some seats may see
+travel as the event's ``secret`` (rules 5.8).
+"""
+
+from __future__ import annotations
+
+from app.engines.cards import CardId
+from app.engines.uffda.frozen import evolve
+from app.engines.uffda.state import Event, Scalar, UffdaState
+
+
+def new_step(state: UffdaState) -> UffdaState:
+    return evolve(state, last=()) if state.last else state
+
+
+def emit(
+    state: UffdaState,
+    at: int,
+    kind: str,
+    seat: int | None,
+    *,
+    secret: CardId | None = None,
+    secret_to: tuple[int, ...] = (),
+    **info: Scalar | tuple[int, ...],
+) -> UffdaState:
+    event = Event(state.seq, at, kind, seat, tuple(info.items()), secret, secret_to)
+    return evolve(state, last=(*state.last, event), seq=state.seq + 1)

@@ -1,0 +1,195 @@
+"""What a seat (or a spectator) sees of an UFF-DA! state, and the result record.
+
+The view keeps one fixed shape (lists indexed by seat, fixed keys) so the
+room's JSON-Patch diff between consecutive views stays small. Other seats'
+cards appear only as counts; the drawn card and a penalty card are shown to
+the seats that handled them (rules 5.8); the piles only as sizes.
+
+Every action listed in ``legal`` is accepted if sent before the state changes
+(the generic playout and the bots rely on it), so a call is listed only when
+it would catch something (rules 4.5: "calls ... when they have a target").
+That is the engine's knowledge, not a hint to show: a client offers its call
+buttons at all times, as a player can shout at any time, and the
+``offences`` list (the beginner highlight, rules 5.8) is filled only with
+``assist``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.engines.base import JSON
+from app.engines.uffda.board import community_ready
+from app.engines.uffda.penalties import pending_uffda
+from app.engines.uffda.scoring import ranks, winners
+from app.engines.uffda.state import (
+    ActiveDouble,
+    Branch,
+    Event,
+    Kind,
+    Offence,
+    Phase,
+    RoundRecord,
+    Step,
+    UffdaState,
+)
+from app.engines.uffda.turn import can_pass, going_out_blocked, plays
+
+_FREE_NEXT = (Step.AFTER_DRAW, Step.FOLLOW_UP_DRAWN, Step.DONE)
+
+
+def _callable(offence: Offence, seat: int) -> bool:
+    return (
+        offence.closes_at is None
+        and offence.declaration is None
+        and all(c.claim.seat != seat for c in offence.calls)
+    )
+
+
+def legal(state: UffdaState, seat: int | None) -> list[JSON]:
+    """The actions ``seat`` may take now (rules 4.5). A play may add ``"uffda": true``; a call
+    may add ``give_card``, ``uffda`` and ``reaction_ms``; a draw after a last-card double
+    may add ``"uffda": true``."""
+    if seat is None or state.phase is not Phase.PLAY:
+        return []
+    out: list[JSON] = []
+    turn = state.turn
+    if seat == turn.seat:
+        step = turn.step
+        if not going_out_blocked(state, seat):
+            out.extend(
+                {"type": "play", "card": card, "branch": b, "on": on, "side": side}
+                for card, (b, on, side) in plays(state)
+            )
+        if step in (Step.OPEN, Step.FOLLOW_UP):
+            out.extend({"type": "draw", "pile": k} for k in (0, 1) if state.piles[k])
+        coin = state.branches[seat].coin
+        if step is Step.AFTER_DRAW and not turn.drew_under_double and not coin:
+            out.append({"type": "place_coin"})
+        if turn.played_own and coin:
+            out.append({"type": "remove_coin"})
+        if step in _FREE_NEXT or can_pass(state):
+            out.append({"type": "next"})
+    if not state.options.penalties:
+        return out
+    if any(o.declaration is None for o in pending_uffda(state, seat)):
+        out.append({"type": "declare_uffda"})
+    if len(state.hands[seat]) >= 2:
+        targets = {(o.kind, o.offender) for o in state.offences if o.offender != seat and _callable(o, seat)}
+        out.extend(
+            {"type": "call", "kind": kind.value, "target": target}
+            for kind in Kind
+            for target in range(state.players)
+            if (kind, target) in targets
+        )
+    return out
+
+
+def _branch_json(branch: Branch) -> JSON:
+    return {
+        "owner": branch.owner,
+        "coin": branch.coin,
+        "cards": [{"card": p.card, "on": p.on, "side": p.side} for p in branch.cards],
+        "ends": [{"value": e.value, "on": e.on, "side": e.side} for e in branch.ends],
+    }
+
+
+def _double_json(double: ActiveDouble | None) -> JSON | None:
+    if double is None:
+        return None
+    return {
+        "branch": double.branch,
+        "on": double.card,
+        "value": double.value,
+        "sides": [None if f is None else f.value for f in double.fills],
+        "layer": double.layer,
+    }
+
+
+def record_json(record: RoundRecord) -> JSON:
+    return {
+        "round": record.round,
+        "center": record.center,
+        "dealer": record.dealer,
+        "winner": record.winner,
+        "terminated": record.winner is None,
+        "hand_points": list(record.hand_points),
+        "scores": list(record.scores),
+        "totals": list(record.totals),
+    }
+
+
+def event_json(event: Event, seat: int | None) -> JSON:
+    out: dict[str, Any] = {"seq": event.seq, "at": event.at, "kind": event.kind, "seat": event.seat}
+    for key, value in event.info:
+        out[key] = list(value) if isinstance(value, tuple) else value
+    if event.secret is not None and seat in event.secret_to:
+        out["card"] = event.secret
+    return out
+
+
+def _offence_json(offence: Offence) -> JSON:
+    return {
+        "kind": offence.kind.value,
+        "offender": offence.offender,
+        "turn": offence.turn,
+        "closing": offence.closes_at is not None,
+        "calls": [c.claim.seat for c in offence.calls],
+    }
+
+
+def view(state: UffdaState, seat: int | None) -> JSON:
+    if seat is not None and not 0 <= seat < state.players:
+        raise ValueError(f"seat {seat} is not at this {state.players}-player table")
+    turn = state.turn
+    playing = state.phase is Phase.PLAY
+    if playing:
+        deadline = turn.deadline
+    elif state.phase is Phase.ROUND_OVER:
+        deadline = state.resume_at
+    else:
+        deadline = None
+    return {
+        "game": "uffda",
+        "phase": state.phase.value,
+        "round": state.round,
+        "rounds": state.options.rounds,
+        "center": state.center,
+        "dealer": state.dealer,
+        "first_draw": [list(row) for row in state.first_draw],
+        "turn": {
+            "seat": turn.seat,
+            "no": turn.no,
+            "step": turn.step.value,
+            "drew": turn.drew,
+            "played": turn.played_any,
+        },
+        "deadline": deadline,
+        "piles": [len(state.piles[0]), len(state.piles[1])],
+        "branches": [_branch_json(b) for b in state.branches],
+        "community_open": community_ready(state.branches),
+        "double": _double_json(state.double),
+        "seats": [
+            {"cards": len(hand), "total": total}
+            for hand, total in zip(state.hands, state.totals, strict=True)
+        ],
+        "hand": None if seat is None else list(state.hands[seat]),
+        "drawn": turn.drawn if seat is not None and seat == turn.seat and playing else None,
+        "totals": list(state.totals),
+        "scores": [record_json(r) for r in state.history],
+        "last": [event_json(e, seat) for e in state.last],
+        "penalties": state.options.penalties,
+        "offences": [_offence_json(o) for o in state.offences] if state.options.assist else [],
+        "winners": list(winners(state.totals)) if state.phase is Phase.GAME_OVER else [],
+        "you": seat,
+        "legal": legal(state, seat),
+    }
+
+
+def result_detail(state: UffdaState) -> JSON:
+    return {
+        "rounds": [record_json(r) for r in state.history],
+        "totals": list(state.totals),
+        "ranks": ranks(state.totals),
+        "first_draw": [list(row) for row in state.first_draw],
+    }
