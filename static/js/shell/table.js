@@ -1,0 +1,103 @@
+// The table shell every game shares: title bar with countdowns, the players ring around the
+// game's own centre, score tables, the event log and "verify the deal". The game module
+// (games/*.js) draws what is on the table; everything around it lives here.
+import { h, setKids, setText, show, toggle } from "../dom.js";
+import { t } from "../i18n.js";
+import { Countdowns } from "./countdown.js";
+import { Ring } from "./ring.js";
+import { scoreTable } from "./scores.js";
+import { announce } from "./toasts.js";
+import { openVerify } from "./verify.js";
+
+export function seatNames(view, count) {
+  return Array.from({ length: count }, (_, i) => view.room.seats[i]?.name || t("seat.n", { n: i + 1 }));
+}
+
+export class TableShell {
+  /** ctx: {conn, log} */
+  constructor(module, view, ctx) {
+    const g = view.game;
+    this.module = module;
+    this.ctx = ctx;
+    this.view = view;
+    this.count = g.seats.length;
+    this.you = g.you ?? null;
+    this.key = shellKey(view);
+    this.table = module.createTable({
+      act: (action, options) => ctx.conn.act(action, options),
+      now: () => ctx.conn.now(),
+      you: this.you,
+      count: this.count,
+      names: () => seatNames(this.view, this.count),
+      announce,
+    });
+    this.countdowns = new Countdowns(() => ctx.conn.now());
+    this.title = h("h1", { class: "table-title" });
+    this.sub = h("p", { class: "table-sub" });
+    this.felt = h("div", { class: `felt n${this.count}` }, h("div", { class: "center" }, this.table.center));
+    this.ring = new Ring(this.felt, this.count, this.you, (i) => this.table.seat(i));
+    this.scoresBody = h("div", { class: "scores-body" });
+    this.scores = h("details", { class: "panel scores", hidden: true },
+      h("summary", {}, h("h2", {}, t("scores.title"))), this.scoresBody);
+    this.watchers = h("p", { class: "watchers" });
+    this.verify = h("button", { type: "button", class: "link verify-link", hidden: true,
+      onclick: () => this.view.room.match && openVerify(this.view.room.match) }, t("verify.link"));
+    this.el = h("section", { class: "table-shell" },
+      h("div", { class: "table-bar" }, h("div", { class: "titles" }, this.title, this.sub), this.countdowns.el),
+      this.felt, this.scores, ctx.log.el,
+      h("footer", { class: "table-foot" }, this.watchers, this.verify));
+  }
+
+  update(view, prev) {
+    this.view = view;
+    const g = view.game;
+    const room = view.room;
+    const names = seatNames(view, this.count);
+    setText(this.title, t("table.title", { title: room.title, code: room.code }));
+    const bits = [];
+    if (g.round !== undefined && g.rounds !== undefined) bits.push(t("table.round", { round: g.round, rounds: g.rounds }));
+    if (this.you === null) bits.push(t("table.watching"));
+    if (room.status === "finished") bits.push(t("table.finished"));
+    setText(this.sub, bits.join(" · "));
+    this.ring.update(view, this.you, (seat) => this.module.stats(g, seat));
+    this.table.update(view, prev && prev.game ? prev : null);
+    this.countdowns.update(this.module.timers(g, names));
+    this.updateScores(g, names);
+    const watching = room.spectators.map((s) => s.name);
+    setText(this.watchers, watching.length ? t("table.spectators", { names: watching.join(", ") }) : "");
+    show(this.verify, Boolean(room.match));
+    setText(this.verify, room.match?.seed ? t("verify.linkReady") : t("verify.link"));
+    if (prev && prev.game) for (const text of this.module.events(prev.game, g, names)) this.ctx.log.add(text);
+  }
+
+  updateScores(g, names) {
+    const data = this.module.scores(g, names);
+    const key = data ? JSON.stringify(data) : "";
+    if (key === this.scoresKey) return;
+    const wasShown = this.scoresShown;
+    this.scoresKey = key;
+    this.scoresShown = Boolean(data?.show);
+    show(this.scores, Boolean(data));
+    if (!data) return;
+    setKids(this.scoresBody, [
+      data.final ? h("p", { class: "final" }, t("scores.final")) : null,
+      scoreTable(data),
+    ]);
+    toggle(this.scores, "highlight", data.show);
+    if (data.show && !wasShown) {
+      this.scores.open = true;
+      this.scores.scrollIntoView?.({ block: "nearest" });
+    } else if (!data.show && wasShown) this.scores.open = false;
+  }
+
+  destroy() {
+    this.countdowns.destroy();
+    this.table.destroy?.();
+    this.el.remove();
+  }
+}
+
+export function shellKey(view) {
+  const g = view.game;
+  return `${view.room.game}/${view.room.match?.id ?? "-"}/${g.seats.length}/${g.you ?? "-"}`;
+}
