@@ -16,11 +16,12 @@ that knows the layout.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import NewType
+from typing import NewType, TypeVar
 
 CardId = NewType("CardId", str)
+T = TypeVar("T")
 
 _CARD_RE = re.compile(r"([A-Z])(\d{2})([a-z]?)")
 
@@ -95,3 +96,17 @@ def build_deck(colours: Iterable[str], numbers: Iterable[int], copies: Iterable[
     nums = list(numbers)
     tags = list(copies)
     return [card_id(c, n, t) for c in colours for n in nums for t in tags]
+
+
+def deal_hands(
+    deck: Sequence[T], players: int, hand_size: int
+) -> tuple[tuple[tuple[T, ...], ...], tuple[T, ...]]:
+    """Deal a (shuffled) deck in blocks: the first ``hand_size`` cards to seat 0, the next to seat 1, ...
+
+    Returns the hands (in dealt order; sort them yourself) and the cards left over, in deck order.
+
+    >>> deal_hands(["a", "b", "c", "d", "e"], 2, 2)
+    ((('a', 'b'), ('c', 'd')), ('e',))
+    """
+    hands = tuple(tuple(deck[i * hand_size : (i + 1) * hand_size]) for i in range(players))
+    return hands, tuple(deck[players * hand_size :])

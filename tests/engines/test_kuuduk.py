@@ -32,6 +32,7 @@ from app.engines.kuuduk import (
 from app.engines.kuuduk.layout import is_valid, place
 from app.engines.kuuduk.rounds import round_scores
 from app.engines.rng import Rng
+from tests.engines.helpers import assert_json_ready
 from tests.engines.test_kuuduk_helpers import (
     act,
     all_cards,
@@ -856,25 +857,14 @@ def test_view_shape_and_json_types():
         "legal",
     }
 
-    def check(value: Any) -> None:
-        if isinstance(value, dict):
-            assert all(isinstance(k, str) for k in value)
-            for item in value.values():
-                check(item)
-        elif isinstance(value, list):
-            for item in value:
-                check(item)
-        else:
-            assert value is None or type(value) in (str, int, bool)
-
     for v in views(state):
         assert set(v) == keys and v["game"] == "kuuduk" and v["phase"] == "TURN" and v["step"] == "ACQUIRE"
         assert [set(s) for s in v["seats"]] == [{"playing", "hand", "layout", "gaps", "laid", "score"}] * 3
-        check(v)
+        assert_json_ready(v)
     v = ENGINE.view(state, 0)
     assert v["you"] == 0 and v["legal"][:2] == [{"type": "draw"}, {"type": "pass"}]
     assert ENGINE.view(state, 1)["legal"] == [] and ENGINE.view(state, None)["you"] is None
-    check(ENGINE.result(state).to_json())
+    assert_json_ready(ENGINE.result(state).to_json())
     with pytest.raises(ValueError):
         ENGINE.view(state, 3)
 

@@ -8,7 +8,6 @@ accounted for (cards it does not place go to the draw pile).
 from __future__ import annotations
 
 import copy
-import json
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -20,6 +19,7 @@ import pytest
 from app.engines.base import IllegalAction, Move, SeatSetup
 from app.engines.kuuduk import ENGINE, KuudukOptions, KuudukState, Layout, Phase, Step, build_deck
 from app.engines.kuuduk.layout import interior_empty, is_valid
+from tests.engines.helpers import all_views, cards_shown
 
 # Every card id (letter cards, then black cards); unanchored, so it also finds ids inside longer text.
 CARD_RE = re.compile(r"[kud][GOP][123]-[1-3]|s(?:wipe_(?:left|right|any)|witch)-[1-4]")
@@ -121,11 +121,11 @@ def draw_and_discard(state: KuudukState, at: int = 1000) -> KuudukState:
 
 
 def views(state: KuudukState) -> list[dict[str, Any]]:
-    return [ENGINE.view(state, seat) for seat in [None, *range(state.players)]]
+    return all_views(ENGINE, state, state.players)
 
 
 def cards_in(view: Mapping[str, Any]) -> set[str]:
-    return set(CARD_RE.findall(json.dumps(view)))
+    return cards_shown(CARD_RE, view)
 
 
 def hidden_from(state: KuudukState, seat: int | None) -> set[str]:

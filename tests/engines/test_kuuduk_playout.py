@@ -20,6 +20,7 @@ import pytest
 from app.engines.base import IllegalAction, Move, SeatSetup
 from app.engines.kuuduk import ENGINE, KuudukOptions, KuudukState, Phase, Step, build_deck
 from app.engines.kuuduk.layout import is_valid
+from tests.engines.helpers import replay_log
 from tests.engines.test_kuuduk_helpers import CARD_RE, hidden_from
 
 DECK = set(build_deck())
@@ -255,10 +256,7 @@ def playout(players: int, family: str, index: int, stats: Counter[str]) -> None:
     stats["tiebreaks"] += sum(1 for r in state.history if r.tiebreak)
 
     # A full replay from the seed rebuilds the final state exactly.
-    again = ENGINE.start(seats, options, seed, start)
-    for kind, item in log:
-        again = ENGINE.tick(again, item) if kind == "tick" else ENGINE.apply(again, item)
-    assert again == state
+    assert replay_log(ENGINE, seats, options, seed, start, log) == state
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))

@@ -39,6 +39,7 @@ from app.engines.leekha import (
     teams_verdict,
 )
 from app.engines.leekha.rules import auto_pass, pass_error
+from tests.engines.helpers import all_views, cards_shown
 
 S1, S2, S3, S4 = 0, 1, 2, 3
 CARD_RE = re.compile(r"\b[RBYG]\d\d\b")
@@ -184,11 +185,11 @@ def playable(state: LeekhaState, seat: int) -> set[str]:
 
 
 def views(state: LeekhaState) -> list[dict]:
-    return [ENGINE.view(state, seat) for seat in (None, 0, 1, 2, 3)]
+    return all_views(ENGINE, state, 4)
 
 
 def cards_in(view: dict) -> set[str]:
-    return set(CARD_RE.findall(json.dumps(view)))
+    return cards_shown(CARD_RE, view)
 
 
 def pass_all(state: LeekhaState, at: int = 1000) -> LeekhaState:

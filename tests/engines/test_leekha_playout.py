@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from collections import Counter
 
 import pytest
@@ -27,41 +26,12 @@ from app.engines.leekha import (
     right,
 )
 from app.engines.leekha.scoring import opponents
+from tests.engines.helpers import assert_json_ready, replay_log
+from tests.engines.test_leekha import CARD_RE, VIEW_KEYS
 
-CARD_RE = re.compile(r"\b[RBYG]\d\d\b")
 SORTED_DECK = sorted(DECK)
 GAMES_PER_BATCH = 50
 BATCHES = 10  # x 2 modes = 1000 games
-VIEW_KEYS = {
-    "game",
-    "phase",
-    "mode",
-    "limit",
-    "round",
-    "decider",
-    "starter",
-    "turn",
-    "deadline",
-    "led",
-    "trick",
-    "last_trick",
-    "tricks_done",
-    "seats",
-    "scores",
-    "bl_taker",
-    "sl_taker",
-    "end_reason",
-    "history",
-    "decided",
-    "result",
-    "hand",
-    "pass",
-    "received",
-    "pass_rule",
-    "last",
-    "you",
-    "legal",
-}
 JUNK = [
     {"type": "dance"},
     {},
@@ -90,18 +60,6 @@ REJECTIONS = {
     "ALREADY_ACKED",
     "GAME_OVER",
 }
-
-
-def assert_json_ready(value) -> None:
-    if isinstance(value, dict):
-        assert all(isinstance(k, str) for k in value)
-        for item in value.values():
-            assert_json_ready(item)
-    elif isinstance(value, list):
-        for item in value:
-            assert_json_ready(item)
-    else:
-        assert value is None or type(value) in (str, int, bool), value
 
 
 def check_view(state: LeekhaState, seat: int | None, view: dict, secrets: tuple[str, ...]) -> None:
@@ -374,15 +332,7 @@ def playout(mode: str, index: int, stats: Counter) -> None:
     stats[f"mode-{mode}"] += 1
 
     # A full replay of the log from the seed rebuilds the final state exactly.
-    again = ENGINE.start(seats, options, seed, start)
-    for kind, item in log:
-        if kind == "move":
-            again = ENGINE.apply(again, item)
-        elif kind == "tick":
-            again = ENGINE.tick(again, item)
-        else:
-            again = ENGINE.end_decided(again, item)
-    assert again == state
+    assert replay_log(ENGINE, seats, options, seed, start, log, {"end": ENGINE.end_decided}) == state
 
 
 @pytest.mark.parametrize("mode", ["ffa", "teams"])

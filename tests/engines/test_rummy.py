@@ -35,6 +35,7 @@ from app.engines.rummy import (
     check_meld,
 )
 from app.engines.rummy.deck import DECK, JOKERS
+from tests.engines.helpers import all_views, assert_json_ready, cards_shown
 
 A, B, C, D = 0, 1, 2, 3
 T0 = 10_000
@@ -170,11 +171,11 @@ def next_turn(state: RummyState) -> RummyState:
 
 
 def views(state: RummyState) -> list[dict]:
-    return [ENGINE.view(state, seat) for seat in [None, *range(state.players)]]
+    return all_views(ENGINE, state, state.players)
 
 
 def cards_in(view: dict) -> set[str]:
-    return set(CARD_RE.findall(json.dumps(view)))
+    return cards_shown(CARD_RE, view)
 
 
 # -- 1. deck and deal --------------------------------------------------------------
@@ -725,18 +726,6 @@ VIEW_KEYS = {
     "you",
     "legal",
 }
-
-
-def assert_json_ready(value) -> None:
-    if isinstance(value, dict):
-        assert all(isinstance(k, str) for k in value)
-        for item in value.values():
-            assert_json_ready(item)
-    elif isinstance(value, list):
-        for item in value:
-            assert_json_ready(item)
-    else:
-        assert value is None or type(value) in (str, int, bool), value
 
 
 def test_view_shape_and_legal_actions():

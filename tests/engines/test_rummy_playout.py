@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from collections import Counter, defaultdict
 from typing import Any
 
@@ -26,9 +25,9 @@ from app.engines.base import IllegalAction, Move, SeatSetup
 from app.engines.cards import number_of
 from app.engines.rummy import ENGINE, Kind, Phase, RoundEnd, RummyOptions, RummyState, check_meld
 from app.engines.rummy.deck import DECK, hand_value, is_joker
-from tests.engines.test_rummy import VIEW_KEYS
+from tests.engines.helpers import replay_log
+from tests.engines.test_rummy import CARD_RE, VIEW_KEYS
 
-CARD_RE = re.compile(r"\b(?:[RBYK]\d\d[ab]|J[1-4])\b")
 DECK_SET = frozenset(DECK)
 FAMILIES: dict[str, dict[str, Any]] = {
     "default": {},
@@ -518,10 +517,7 @@ def playout(players: int, family: str, index: int, stats: Counter) -> None:
     check_views(state, secrets)
 
     # A full replay from the seed rebuilds the final state exactly.
-    again = ENGINE.start(seats, options, seed, start)
-    for kind, item in log:
-        again = ENGINE.tick(again, item) if kind == "tick" else ENGINE.apply(again, item)
-    assert again == state
+    assert replay_log(ENGINE, seats, options, seed, start, log) == state
 
     outcome = ENGINE.result(state)
     assert (

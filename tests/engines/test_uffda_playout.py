@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from collections import Counter
 
 import pytest
@@ -22,8 +21,9 @@ from app.engines.uffda import ENGINE, Phase, Step, UffdaOptions, UffdaState
 from app.engines.uffda.board import board_cards
 from app.engines.uffda.dominoes import hand_points
 from app.engines.uffda.invariants import problems
+from tests.engines.helpers import replay_log
+from tests.engines.test_uffda import CARD_RE
 
-CARD_RE = re.compile(r"\b\d-\d\b")
 VIEW_KEYS = {
     "game",
     "phase",
@@ -278,10 +278,7 @@ def playout(players: int, family: str, index: int) -> int:
     assert ENGINE.next_deadline(state) is None and ENGINE.tick(state, now + 10**9) is state
 
     # A full replay from the seed rebuilds the final state exactly.
-    again = ENGINE.start(seats, options, seed, start)
-    for kind, item in log:
-        again = ENGINE.tick(again, item) if kind == "tick" else ENGINE.apply(again, item)
-    assert again == state
+    assert replay_log(ENGINE, seats, options, seed, start, log) == state
     return len(log)
 
 

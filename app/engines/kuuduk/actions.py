@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from app.engines.base import IllegalAction
+from app.engines.inputs import action_kind, bad_action, is_whole_number, unknown_action
 from app.engines.kuuduk.deck import CardId
 from app.engines.kuuduk.layout import SLOT_COUNT, Placement
 
@@ -77,27 +77,23 @@ Action = Draw | Pass | TakeDiscard | Lay | Discard | Swipe | Switch
 ACQUIRE_ACTIONS = (Draw, Pass, TakeDiscard)
 
 
-def _bad(message: str) -> IllegalAction:
-    return IllegalAction("BAD_ACTION", message)
-
-
 def _fields(action: Mapping[str, object], required: set[str], optional: frozenset[str] = frozenset()) -> None:
     keys = set(action) - {"type"}
     if not required <= keys or not keys <= required | optional:
         wanted = ", ".join(sorted(required | optional)) or "no other fields"
-        raise _bad(f"This action takes {wanted}.")
+        raise bad_action(f"This action takes {wanted}.")
 
 
 def _card(value: object) -> CardId:
     if not isinstance(value, str) or not 0 < len(value) <= MAX_ID_LENGTH:
-        raise _bad("A card must be given by its id.")
+        raise bad_action("A card must be given by its id.")
     return value
 
 
 def _slot(value: object, what: str) -> int:
-    # type() rather than isinstance(): True is an int to Python, not to us.
-    if type(value) is not int or not 1 <= value <= SLOT_COUNT:
-        raise _bad(f"The {what} must be a slot number from 1 to 6.")
+    if not is_whole_number(value, 1, SLOT_COUNT):
+        raise bad_action(f"The {what} must be a slot number from 1 to 6.")
+    assert isinstance(value, int)
     return value
 
 
@@ -106,16 +102,12 @@ def _placement(value: object) -> Placement:
         return _slot(value, "placement")
     if isinstance(value, list | tuple) and len(value) == SLOT_COUNT:
         return tuple(None if item is None else _card(item) for item in value)
-    raise _bad("A placement is a slot number from 1 to 6 or the full row of six cards or nulls.")
+    raise bad_action("A placement is a slot number from 1 to 6 or the full row of six cards or nulls.")
 
 
 def parse(action: object) -> Action:
     """Validate an untrusted client action (rules 3.3, 3.4)."""
-    if not isinstance(action, Mapping):
-        raise _bad("An action must be an object.")
-    kind = action.get("type")
-    if not isinstance(kind, str):
-        raise _bad("An action needs a type.")
+    action, kind = action_kind(action)
     if kind in ("draw", "pass"):
         _fields(action, set())
         return Draw() if kind == "draw" else Pass()
@@ -136,9 +128,9 @@ def parse(action: object) -> Action:
         if not target:
             return Swipe(card)
         if len(target) < 3:
-            raise _bad("A swipe with a target names the victim, the slot and the placement.")
+            raise bad_action("A swipe with a target names the victim, the slot and the placement.")
         victim = action["victim"]
         if type(victim) is not int:
-            raise _bad("The victim must be a seat number.")
+            raise bad_action("The victim must be a seat number.")
         return Swipe(card, victim, _slot(action["slot"], "victim's slot"), _placement(action["placement"]))
-    raise IllegalAction("UNKNOWN_ACTION", f"Kuuduk has no action called {kind[:40]!r}.")
+    raise unknown_action("Kuuduk", kind)

@@ -27,6 +27,8 @@ from app.engines.kuuduk.rounds import deal, next_round
 from app.engines.kuuduk.state import Direction, KuudukState, Phase, Step
 from app.engines.kuuduk.view import result_detail, view
 from app.engines.rng import Rng
+from app.engines.seats import require_player_count
+from app.engines.timing import catch_up
 
 _HANDLERS: dict[type, Callable[[KuudukState, int, int, Any], KuudukState]] = {
     Draw: rules.draw,
@@ -55,8 +57,7 @@ class KuudukEngine:
 
     def start(self, seats: Sequence[SeatSetup], options: KuudukOptions, seed: str, now: int) -> KuudukState:
         n = len(seats)
-        if not self.min_players <= n <= self.max_players:
-            raise IllegalAction("BAD_PLAYER_COUNT", f"Kuuduk needs 2 to 8 players, not {n}.")
+        require_player_count(self.title, n, self.min_players, self.max_players)
         rng = Rng.from_seed(seed)
         if options.first_dealer == "random":
             dealer = rng.below(n)
@@ -118,13 +119,7 @@ class KuudukEngine:
         return _HANDLERS[type(action)](state, seat, move.at, action)
 
     def tick(self, state: KuudukState, now: int) -> KuudukState:
-        deadline = state.deadline
-        # Each transition is stamped with the deadline that fired it, not
-        # ``now``, so a late tick lands exactly where a punctual one would.
-        while deadline is not None and deadline <= now:
-            state = self._fire(state, deadline)
-            deadline = state.deadline
-        return state
+        return catch_up(state, now, self._fire, self.next_deadline)
 
     def next_deadline(self, state: KuudukState) -> int | None:
         return state.deadline

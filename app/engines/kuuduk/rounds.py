@@ -11,8 +11,9 @@ from dataclasses import replace
 
 from app.engines.kuuduk.deck import build_deck
 from app.engines.kuuduk.layout import Layout
-from app.engines.kuuduk.ring import left_among
 from app.engines.kuuduk.state import HAND_LIMIT, Direction, Event, KuudukState, Phase, RoundRecord, Step
+from app.engines.ranking import seats_with_highest
+from app.engines.seats import clockwise
 
 EMPTY_LAYOUT = Layout()
 
@@ -43,9 +44,9 @@ def deal(
     n = state.players
     rng = state.rng.copy()
     deck = rng.shuffled(build_deck())
-    order = [left_among(seats, dealer, n)]
+    order = [clockwise(dealer, n, among=seats)]
     while len(order) < len(seats):
-        order.append(left_among(seats, order[-1], n))
+        order.append(clockwise(order[-1], n, among=seats))
     hands: list[list[str]] = [[] for _ in range(n)]
     top = 0
     for _ in range(HAND_LIMIT):
@@ -78,9 +79,8 @@ def deal(
 def next_round(state: KuudukState, t: int) -> KuudukState:
     """The end of the ROUND_END pause: deal the next round; the deal moves one seat to the left."""
     seats = state.next_seats
-    return deal(
-        state, state.round + 1, seats, state.next_tiebreak, left_among(seats, state.dealer, state.players), t
-    )
+    dealer = clockwise(state.dealer, state.players, among=seats)
+    return deal(state, state.round + 1, seats, state.next_tiebreak, dealer, t)
 
 
 def _record(state: KuudukState, winner: int | None) -> RoundRecord:
@@ -142,7 +142,7 @@ def win_round(state: KuudukState, winner: int, t: int, events: tuple[Event, ...]
     totals = tuple(a + b for a, b in zip(state.totals, record.scores, strict=True))
     best = max(totals)
     if best >= options.target or state.scored_rounds + 1 >= options.max_rounds:
-        top = tuple(s for s, total in enumerate(totals) if total == best)
+        top = seats_with_highest(totals)
         if len(top) == 1:
             return _finish(state, t, record, events, top, (), False)
         return _finish(state, t, record, events, (), top, True)

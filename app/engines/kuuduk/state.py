@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TypeVar
 
 from app.engines.kuuduk.deck import CardId
 from app.engines.kuuduk.layout import Layout
@@ -17,16 +16,6 @@ from app.engines.kuuduk.options import KuudukOptions
 from app.engines.rng import Rng
 
 HAND_LIMIT = 3
-T = TypeVar("T")
-
-
-def replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    """A copy of ``items`` with one entry replaced (per-seat tuples in frozen states).
-
-    >>> replace_at((1, 2, 3), 1, 9)
-    (1, 9, 3)
-    """
-    return (*items[:index], value, *items[index + 1 :])
 
 
 class Phase(StrEnum):

@@ -14,9 +14,10 @@ from app.engines.kuuduk.actions import Discard, Draw, Lay, Pass, Swipe, Switch, 
 from app.engines.kuuduk.deck import SWIPES, Black, CardId, black_kind, is_letter
 from app.engines.kuuduk.layout import Layout, place, take
 from app.engines.kuuduk.piles import refill_from_discards
-from app.engines.kuuduk.ring import left_among, right_among
 from app.engines.kuuduk.rounds import begin_turn, void_round, win_round
-from app.engines.kuuduk.state import HAND_LIMIT, Direction, Event, KuudukState, Phase, Step, replace_at
+from app.engines.kuuduk.state import HAND_LIMIT, Direction, Event, KuudukState, Phase, Step
+from app.engines.seats import clockwise, counter_clockwise
+from app.engines.tuples import replace_at
 
 
 def _set_hand(state: KuudukState, seat: int, hand: tuple[CardId, ...]) -> tuple[tuple[CardId, ...], ...]:
@@ -48,17 +49,17 @@ def _need_in_hand(state: KuudukState, seat: int, card: CardId) -> None:
 def next_seat(state: KuudukState, seat: int) -> int:
     """Rules 2.1: the next player in the current direction, among those in the round."""
     if state.direction is Direction.CW:
-        return left_among(state.seats, seat, state.players)
-    return right_among(state.seats, seat, state.players)
+        return clockwise(seat, state.players, among=state.seats)
+    return counter_clockwise(seat, state.players, among=state.seats)
 
 
 def victims(state: KuudukState, seat: int, kind: Black) -> tuple[int, ...]:
     """Rules 3.5: whom a swipe card may take from (physical neighbours, never oneself)."""
     n = state.players
     if kind is Black.SWIPE_LEFT:
-        return (left_among(state.seats, seat, n),)
+        return (clockwise(seat, n, among=state.seats),)
     if kind is Black.SWIPE_RIGHT:
-        return (right_among(state.seats, seat, n),)
+        return (counter_clockwise(seat, n, among=state.seats),)
     return tuple(s for s in state.seats if s != seat)
 
 

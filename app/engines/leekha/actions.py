@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from app.engines.base import IllegalAction
 from app.engines.cards import CardId, is_card_id
+from app.engines.inputs import action_kind, bad_action, unknown_action
 
 MAX_PASS_LIST = 52
 
@@ -47,13 +48,9 @@ class ThrowIn:
 Action = SubmitPass | Ack | PlayCard | ThrowIn
 
 
-def _bad(message: str) -> IllegalAction:
-    return IllegalAction("BAD_ACTION", message)
-
-
-def _only(action: Mapping[object, object], fields: set[str], message: str) -> None:
+def _only(action: Mapping[str, object], fields: set[str], message: str) -> None:
     if not set(action) <= fields:
-        raise _bad(message)
+        raise bad_action(message)
 
 
 def parse(action: object) -> Action:
@@ -62,24 +59,20 @@ def parse(action: object) -> Action:
     ``end_match_early`` is known but not a seat action: only the host ends a
     decided match (``LeekhaEngine.end_decided``), so a seat asking gets ``NOT_ADMIN``.
     """
-    if not isinstance(action, Mapping):
-        raise _bad("An action must be an object.")
-    kind = action.get("type")
-    if not isinstance(kind, str):
-        raise _bad("An action needs a type.")
+    action, kind = action_kind(action)
     if kind == "submit_pass":
         _only(action, {"type", "cards"}, "A pass takes only cards.")
         cards = action.get("cards")
         if not isinstance(cards, list | tuple) or len(cards) > MAX_PASS_LIST:
-            raise _bad("A pass must list the cards to give.")
+            raise bad_action("A pass must list the cards to give.")
         if not all(is_card_id(c) for c in cards):
-            raise _bad("A pass must list cards such as B12.")
+            raise bad_action("A pass must list cards such as B12.")
         return SubmitPass(tuple(CardId(c) for c in cards))
     if kind == "play_card":
         _only(action, {"type", "card"}, "Playing a card takes only the card.")
         card = action.get("card")
         if not is_card_id(card):
-            raise _bad("Say which card to play, such as B12.")
+            raise bad_action("Say which card to play, such as B12.")
         assert isinstance(card, str)
         return PlayCard(CardId(card))
     if kind in ("ack", "throw_in"):
@@ -87,4 +80,4 @@ def parse(action: object) -> Action:
         return Ack() if kind == "ack" else ThrowIn()
     if kind == "end_match_early":
         raise IllegalAction("NOT_ADMIN", "Only the host can end a decided match.")
-    raise IllegalAction("UNKNOWN_ACTION", f"Leekha has no action called {kind[:40]!r}.")
+    raise unknown_action("Leekha", kind)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from app.engines.cards import CardId, build_deck, number_of
+from app.engines.seats import clockwise, counter_clockwise
 
 SEATS = 4
 COLOURS = ("R", "B", "Y", "G")
@@ -86,7 +87,7 @@ def low_first(cards: Iterable[CardId]) -> list[CardId]:
 
 def right(seat: int) -> int:
     """The next seat in play order: play goes to the right, 0 -> 3 -> 2 -> 1 -> 0 (rules 2.1)."""
-    return (seat + SEATS - 1) % SEATS
+    return counter_clockwise(seat, SEATS)
 
 
 def left(seat: int) -> int:
@@ -95,7 +96,7 @@ def left(seat: int) -> int:
     >>> all(left(right(s)) == s for s in range(4))
     True
     """
-    return (seat + 1) % SEATS
+    return clockwise(seat, SEATS)
 
 
 def team_of(seat: int) -> int:

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from app.engines.base import JSON, EngineOptions, IllegalAction, Move, Outcome, SeatSetup
-from app.engines.cards import CardId
+from app.engines.cards import CardId, deal_hands
 from app.engines.leekha import actions
 from app.engines.leekha.deck import (
     BIG,
@@ -50,6 +50,9 @@ from app.engines.leekha.state import (
 )
 from app.engines.leekha.view import result_detail, view, winners
 from app.engines.rng import Rng
+from app.engines.seats import require_player_count
+from app.engines.timing import catch_up
+from app.engines.tuples import replace_at
 
 HAND_SIZE = 13
 
@@ -60,10 +63,6 @@ def decided_now(state: LeekhaState) -> Decided | None:
         return None
     open37 = state.bl_taker is None and state.sl_taker is None
     return decided(state.scores, state.round_pts, open37, state.options.mode, state.options.limit)
-
-
-def _set(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return (*items[:index], value, *items[index + 1 :])
 
 
 class LeekhaEngine:
@@ -82,8 +81,7 @@ class LeekhaEngine:
     # -- the contract -------------------------------------------------------
 
     def start(self, seats: Sequence[SeatSetup], options: LeekhaOptions, seed: str, now: int) -> LeekhaState:
-        if len(seats) != SEATS:
-            raise IllegalAction("BAD_PLAYER_COUNT", f"Leekha needs exactly 4 players, not {len(seats)}.")
+        require_player_count(self.title, len(seats), self.min_players, self.max_players)
         rng = Rng.from_seed(seed)
         first = rng.below(SEATS)
         blank = LeekhaState(
@@ -131,13 +129,7 @@ class LeekhaEngine:
         return self._throw_in(state, seat, move.at)
 
     def tick(self, state: LeekhaState, now: int) -> LeekhaState:
-        deadline = state.deadline
-        # Each transition is stamped with the deadline that fired it, not
-        # ``now``, so a late tick lands exactly where a punctual one would.
-        while deadline is not None and deadline <= now:
-            state = self._fire(state, deadline)
-            deadline = state.deadline
-        return state
+        return catch_up(state, now, self._fire, self.next_deadline)
 
     def next_deadline(self, state: LeekhaState) -> int | None:
         return state.deadline
@@ -210,7 +202,7 @@ class LeekhaEngine:
         return self._record_pass(state, seat, cards, t, auto=False)
 
     def _record_pass(self, state: LeekhaState, seat: int, cards: Hand, t: int, *, auto: bool) -> LeekhaState:
-        passes = _set(state.passes, seat, sort_hand(cards))
+        passes = replace_at(state.passes, seat, sort_hand(cards))
         if all(p is not None for p in passes):
             return self._exchange(replace(state, passes=passes), t, auto=auto)
         return replace(state, passes=passes, last=Event(EventKind.PASS, t, seat=seat, auto=auto))
@@ -240,7 +232,7 @@ class LeekhaEngine:
             raise IllegalAction("WRONG_PHASE", "There is nothing to confirm right now.")
         if state.acked[seat]:
             raise IllegalAction("ALREADY_ACKED", "You already confirmed.")
-        acked = _set(state.acked, seat, True)
+        acked = replace_at(state.acked, seat, True)
         if not all(acked):
             return replace(state, acked=acked, last=Event(EventKind.ACK, t, seat=seat))
         if state.phase is Phase.PASS_REVEAL:
@@ -261,7 +253,7 @@ class LeekhaEngine:
         return self._play(state, seat, card, t, auto=False)
 
     def _play(self, state: LeekhaState, seat: int, card: CardId, t: int, *, auto: bool) -> LeekhaState:
-        hands = _set(state.hands, seat, tuple(c for c in state.hands[seat] if c != card))
+        hands = replace_at(state.hands, seat, tuple(c for c in state.hands[seat] if c != card))
         trick = (*state.trick, (seat, card))
         if len(trick) < SEATS:
             nxt = right(seat)
@@ -288,7 +280,7 @@ class LeekhaEngine:
         winner = trick_winner(trick)
         cards = [c for _, c in trick]
         seat, card = trick[-1]
-        captured = _set(state.captured, winner, sort_hand((*state.captured[winner], *cards)))
+        captured = replace_at(state.captured, winner, sort_hand((*state.captured[winner], *cards)))
         if BIG in cards and SMALL in cards:
             # The 37 rule replaces every point of the round and ends it at once.
             round_pts = tuple(RULE37_POINTS if s == winner else 0 for s in range(SEATS))
@@ -316,7 +308,7 @@ class LeekhaEngine:
             hands=hands,
             trick=(),
             captured=captured,
-            round_pts=_set(state.round_pts, winner, state.round_pts[winner] + points),
+            round_pts=replace_at(state.round_pts, winner, state.round_pts[winner] + points),
             bl_taker=winner if BIG in cards else state.bl_taker,
             sl_taker=winner if SMALL in cards else state.sl_taker,
             tricks_done=done,
@@ -340,7 +332,7 @@ class LeekhaEngine:
             hands=((),) * SEATS,
             trick=(),
             discarded=sort_hand((*state.discarded, *leftover)),
-            round_pts=_set(state.round_pts, seat, state.round_pts[seat] + points),
+            round_pts=replace_at(state.round_pts, seat, state.round_pts[seat] + points),
             bl_taker=seat if state.bl_taker is None else state.bl_taker,
             sl_taker=seat if state.sl_taker is None else state.sl_taker,
             last=Event(EventKind.THROW_IN, t, seat=seat, points=points),
@@ -375,7 +367,8 @@ class LeekhaEngine:
     def _deal(self, state: LeekhaState, round_no: int, starter: int, t: int) -> LeekhaState:
         rng = state.rng.copy()
         deck = rng.shuffled(DECK)
-        hands = tuple(sort_hand(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE]) for i in range(SEATS))
+        dealt, _ = deal_hands(deck, SEATS, HAND_SIZE)
+        hands = tuple(sort_hand(hand) for hand in dealt)
         return replace(
             state,
             rng=rng,

@@ -16,17 +16,9 @@ from typing import Literal
 
 from app.engines.leekha.deck import ROUND_POINTS, RULE37_POINTS, SEATS, team_of, team_seats
 from app.engines.leekha.state import Verdict
+from app.engines.ranking import places_lowest_first
 
 Mode = Literal["ffa", "teams"]
-
-
-def places_lowest_first(scores: Sequence[int]) -> list[int]:
-    """1-based places, lowest score first; equal scores share the better place (decision 18).
-
-    >>> places_lowest_first([40, 20, 40])
-    [2, 1, 2]
-    """
-    return [1 + sum(1 for other in scores if other < mine) for mine in scores]
 
 
 def ffa_verdict(scores: Sequence[int], limit: int) -> Verdict | None:
@@ -46,7 +38,7 @@ def ffa_verdict(scores: Sequence[int], limit: int) -> Verdict | None:
         return None
     loser = tops[0]
     others = [seat for seat in range(SEATS) if seat != loser]
-    ranked = places_lowest_first([scores[s] for s in others])
+    ranked = places_lowest_first([scores[s] for s in others])  # ties share the better place (decision 18)
     places = [SEATS] * SEATS
     for seat, place in zip(others, ranked, strict=True):
         places[seat] = place

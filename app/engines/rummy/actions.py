@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from app.engines.base import IllegalAction
 from app.engines.cards import CardId
+from app.engines.inputs import action_kind, bad_action, is_whole_number, unknown_action
 from app.engines.rummy.deck import DECK
 from app.engines.rummy.draft import Slot, Target
 from app.engines.rummy.melds import Kind, Meld, Table
@@ -98,20 +98,16 @@ _FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 }
 
 
-def bad(message: str) -> IllegalAction:
-    return IllegalAction("BAD_ACTION", message)
-
-
 def _index(value: object, what: str) -> int:
-    # type() rather than isinstance(): True is an int to Python, not to us.
-    if type(value) is not int or not 0 <= value <= MAX_ID:
-        raise bad(f"The {what} must be a whole number from 0.")
+    if not is_whole_number(value, 0, MAX_ID):
+        raise bad_action(f"The {what} must be a whole number from 0.")
+    assert isinstance(value, int)
     return value
 
 
 def _card(value: object) -> CardId:
     if not isinstance(value, str) or not 0 < len(value) <= MAX_CARD_TEXT:
-        raise bad("A card is named by a short id such as R07a or J1.")
+        raise bad_action("A card is named by a short id such as R07a or J1.")
     return CardId(value)
 
 
@@ -122,27 +118,27 @@ def _kind(value: object) -> Kind | None:
         return Kind.GROUP
     if value == "run":
         return Kind.RUN
-    raise bad('A set\'s kind is "group", "run" or null.')
+    raise bad_action('A set\'s kind is "group", "run" or null.')
 
 
 def parse_table(value: object) -> Table:
     """A table from JSON: a list of ``{"kind"?: "group"|"run"|null, "cards": [ids]}``."""
     if not isinstance(value, list) or len(value) > len(DECK):
-        raise bad("A table is a list of sets.")
+        raise bad_action("A table is a list of sets.")
     melds: list[Meld] = []
     count = 0
     for item in value:
         if not isinstance(item, Mapping) or not {"cards"} <= set(item) <= {"cards", "kind"}:
-            raise bad('A set is an object with "cards" and an optional "kind".')
+            raise bad_action('A set is an object with "cards" and an optional "kind".')
         cards = item["cards"]
         if not isinstance(cards, list):
-            raise bad("A set's cards are a list of card ids.")
+            raise bad_action("A set's cards are a list of card ids.")
         count += len(cards)
         if count > len(DECK):
-            raise bad("That table holds more cards than the game has.")
+            raise bad_action("That table holds more cards than the game has.")
         for card in cards:
             if type(card) is not str or not 0 < len(card) <= MAX_CARD_TEXT:
-                raise bad("A card is named by a short id such as R07a or J1.")
+                raise bad_action("A card is named by a short id such as R07a or J1.")
         melds.append(Meld(tuple(cards), _kind(item.get("kind"))))
     return tuple(melds)
 
@@ -153,26 +149,23 @@ def _target(value: object) -> Target:
     if isinstance(value, Mapping) and {"set"} <= set(value) <= {"set", "index"}:
         index = value.get("index")
         return Slot(_index(value["set"], "set number"), None if index is None else _index(index, "position"))
-    raise bad('A card goes to "hand", "new" or {"set": i, "index": k}.')
+    raise bad_action('A card goes to "hand", "new" or {"set": i, "index": k}.')
 
 
 def parse(action: object) -> Action:
     """Validate an untrusted client action by hand (it never reached a model)."""
-    if not isinstance(action, Mapping):
-        raise bad("An action must be an object.")
-    kind = action.get("type")
-    if not isinstance(kind, str):
-        raise bad("An action needs a type.")
+    action, kind = action_kind(action)
     if kind not in _FIELDS:
-        raise IllegalAction("UNKNOWN_ACTION", f"Rummy has no action called {kind[:40]!r}.")
+        raise unknown_action("Rummy", kind)
     required, optional = _FIELDS[kind]
     fields = set(action) - {"type", "turn_id"}
     if not required <= fields <= required | optional:
         allowed = ", ".join(sorted(required | optional)) or "nothing else"
-        raise bad(f"A {kind} action takes turn_id and {allowed}.")
+        raise bad_action(f"A {kind} action takes turn_id and {allowed}.")
     turn_id = action.get("turn_id")
-    if type(turn_id) is not int or not 0 <= turn_id <= MAX_ID:
-        raise bad("Every action needs the turn_id it was made for.")
+    if not is_whole_number(turn_id, 0, MAX_ID):
+        raise bad_action("Every action needs the turn_id it was made for.")
+    assert isinstance(turn_id, int)
     if kind == "draft":
         return DraftTable(turn_id, parse_table(action["table"]))
     if kind == "move":

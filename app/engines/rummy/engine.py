@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import ClassVar, TypeVar
+from typing import ClassVar
 
 from app.engines.base import JSON, EngineOptions, IllegalAction, Move, Outcome, SeatSetup
-from app.engines.cards import CardId
+from app.engines.cards import CardId, deal_hands
+from app.engines.ranking import seats_with_highest
 from app.engines.rng import Rng
 from app.engines.rummy import actions as act
 from app.engines.rummy.deck import DECK, HAND_SIZE, hand_value
@@ -28,7 +29,7 @@ from app.engines.rummy.draft import declare, move_card
 from app.engines.rummy.melds import Table
 from app.engines.rummy.options import RummyOptions
 from app.engines.rummy.problems import TableRejected
-from app.engines.rummy.scoring import best_seats, score_blocked, score_out
+from app.engines.rummy.scoring import score_blocked, score_out
 from app.engines.rummy.state import Phase, RoundEnd, RoundRecord, RummyState, TurnEnd, TurnRecord
 from app.engines.rummy.table import (
     Changes,
@@ -40,15 +41,12 @@ from app.engines.rummy.table import (
     salvage,
 )
 from app.engines.rummy.view import result_detail, view
+from app.engines.seats import clockwise, require_player_count
+from app.engines.timing import catch_up
+from app.engines.tuples import replace_at
 
 UNDO_LIMIT = 200
 """Draft steps one turn remembers for undo (a reset is always possible)."""
-
-T = TypeVar("T")
-
-
-def _put(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    return (*items[:index], value, *items[index + 1 :])
 
 
 class RummyEngine:
@@ -67,8 +65,7 @@ class RummyEngine:
 
     def start(self, seats: Sequence[SeatSetup], options: RummyOptions, seed: str, now: int) -> RummyState:
         n = len(seats)
-        if not self.min_players <= n <= self.max_players:
-            raise IllegalAction("BAD_PLAYER_COUNT", f"Rummy needs 2 to 4 players, not {n}.")
+        require_player_count(self.title, n, self.min_players, self.max_players)
         rng = Rng.from_seed(seed)
         starter = rng.below(n)  # rules 2.3: by lot
         blank = RummyState(
@@ -124,13 +121,7 @@ class RummyEngine:
         return self._edit(state, action)
 
     def tick(self, state: RummyState, now: int) -> RummyState:
-        # Each transition is stamped with the deadline that fired it, not
-        # ``now``, so a late tick lands exactly where a punctual one would.
-        due = self.next_deadline(state)
-        while due is not None and due <= now:
-            state = self._fire(state, due)
-            due = self.next_deadline(state)
-        return state
+        return catch_up(state, now, self._fire, self.next_deadline)
 
     def next_deadline(self, state: RummyState) -> int | None:
         if state.phase is Phase.TURN:
@@ -146,7 +137,7 @@ class RummyEngine:
         return Outcome(
             finished=finished,
             scores=state.totals,
-            winners=best_seats(state.totals) if finished else (),
+            winners=seats_with_highest(state.totals) if finished else (),
             detail=result_detail(state),
         )
 
@@ -187,7 +178,7 @@ class RummyEngine:
         if state.away(seat):
             assert deadline is not None
             deadline = max(deadline, state.turn_started_at + state.options.turn_ms)
-        return replace(state, timeouts=_put(state.timeouts, seat, 0), deadline=deadline)
+        return replace(state, timeouts=replace_at(state.timeouts, seat, 0), deadline=deadline)
 
     # -- ending a turn -------------------------------------------------------------
 
@@ -251,13 +242,13 @@ class RummyEngine:
             phase=state.phase if round_ends else Phase.TURN_RESULT,
             deadline=state.deadline if round_ends else t + state.options.between_turns_ms,
             pool=state.pool[len(drawn) :],
-            hands=_put(state.hands, seat, hand),
+            hands=replace_at(state.hands, seat, hand),
             table=table,
             draft=table,
             undo=(),
-            opened=_put(state.opened, seat, True) if played else state.opened,
+            opened=replace_at(state.opened, seat, True) if played else state.opened,
             passes=passes,
-            timeouts=_put(state.timeouts, seat, state.timeouts[seat] + 1 if timed_out else 0),
+            timeouts=replace_at(state.timeouts, seat, state.timeouts[seat] + 1 if timed_out else 0),
             last=TurnRecord(
                 turn_id=state.turn_id,
                 seat=seat,
@@ -282,24 +273,25 @@ class RummyEngine:
         if phase is Phase.TURN:
             return self._timeout(state, t)
         if phase is Phase.TURN_RESULT:
-            return self._begin_turn(state, (state.seat + 1) % state.players, t)
+            return self._begin_turn(state, clockwise(state.seat, state.players), t)
         if phase is Phase.ROUND_OVER:
             if self._match_done(state, t):
                 return replace(state, phase=Phase.MATCH_OVER, deadline=None)
-            return self._deal(state, (state.round_starter + 1) % state.players, t)
+            return self._deal(state, clockwise(state.round_starter, state.players), t)
         raise AssertionError(f"no deadline can be pending in {phase}")
 
     def _deal(self, state: RummyState, starter: int, t: int) -> RummyState:
         rng = state.rng.copy()
         deck = rng.shuffled(DECK)
         n = state.players
+        hands, pool = deal_hands(deck, n, HAND_SIZE)
         state = replace(
             state,
             rng=rng,
             round=state.round + 1,
             round_starter=starter,
-            pool=tuple(deck[n * HAND_SIZE :]),
-            hands=tuple(tuple(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE]) for i in range(n)),
+            pool=pool,
+            hands=hands,
             table=(),
             opened=(False,) * n,
             passes=0,

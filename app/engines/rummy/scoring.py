@@ -29,13 +29,3 @@ def score_blocked(values: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ..
     winners = tuple(seat for seat, v in enumerate(values) if v == low)
     share = sum(v for v in values if v != low) // len(winners)
     return winners, tuple(share if v == low else -v for v in values)
-
-
-def best_seats(totals: Sequence[int]) -> tuple[int, ...]:
-    """Seats sharing the highest total (a tie shares the win).
-
-    >>> best_seats([40, 40, -80])
-    (0, 1)
-    """
-    best = max(totals)
-    return tuple(seat for seat, total in enumerate(totals) if total == best)

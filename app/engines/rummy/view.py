@@ -17,8 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 from app.engines.base import JSON
+from app.engines.ranking import seats_with_highest
 from app.engines.rummy.melds import KIND_JSON
-from app.engines.rummy.scoring import best_seats
 from app.engines.rummy.state import Phase, RoundRecord, RummyState, TurnRecord
 from app.engines.rummy.table import draft_verdict
 
@@ -93,7 +93,7 @@ def record_json(record: RoundRecord) -> JSON:
 
 
 def winners(state: RummyState) -> list[int]:
-    return list(best_seats(state.totals)) if state.phase is Phase.MATCH_OVER else []
+    return list(seats_with_highest(state.totals)) if state.phase is Phase.MATCH_OVER else []
 
 
 def view(state: RummyState, seat: int | None) -> JSON:

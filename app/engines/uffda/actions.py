@@ -27,8 +27,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from app.engines.base import IllegalAction
 from app.engines.cards import CardId
+from app.engines.inputs import action_kind, bad_action, is_whole_number, unknown_action
 from app.engines.uffda.board import Target
 from app.engines.uffda.dominoes import is_domino
 from app.engines.uffda.state import Kind
@@ -78,19 +78,10 @@ _FIELDS: dict[str, set[str]] = {
 }
 
 
-def _bad(message: str) -> IllegalAction:
-    return IllegalAction("BAD_ACTION", message)
-
-
-def _int(value: object, low: int, high: int) -> bool:
-    # type() rather than isinstance(): True is an int to Python, not to us.
-    return type(value) is int and low <= value <= high
-
-
 def _flag(action: Mapping[str, object], key: str) -> bool:
     value = action.get(key, False)
     if type(value) is not bool:
-        raise _bad(f"The {key} flag must be true or false.")
+        raise bad_action(f"The {key} flag must be true or false.")
     return value
 
 
@@ -98,41 +89,43 @@ def _reaction(action: Mapping[str, object]) -> int | None:
     value = action.get("reaction_ms")
     if value is None:
         return None
-    if not _int(value, 0, MAX_REACTION_MS):
-        raise _bad("The reaction time must be a whole number of milliseconds.")
+    if not is_whole_number(value, 0, MAX_REACTION_MS):
+        raise bad_action("The reaction time must be a whole number of milliseconds.")
     assert isinstance(value, int)
     return value
 
 
 def _card(value: object, what: str) -> CardId:
     if not is_domino(value):
-        raise _bad(f"The {what} must be a card id such as 3-7.")
+        raise bad_action(f"The {what} must be a card id such as 3-7.")
     assert isinstance(value, str)
     return CardId(value)
 
 
 def parse(action: object) -> Action:
-    if not isinstance(action, Mapping):
-        raise _bad("An action must be an object.")
-    kind = action.get("type")
-    if not isinstance(kind, str):
-        raise _bad("An action needs a type.")
+    action, kind = action_kind(action)
     allowed = _FIELDS.get(kind)
     if allowed is None:
-        raise IllegalAction("UNKNOWN_ACTION", f"UFF-DA! has no action called {kind[:40]!r}.")
+        raise unknown_action("UFF-DA!", kind)
     if not set(action) <= allowed:
         fields = ", ".join(sorted(allowed - {"type"}))
-        raise _bad(f"The {kind} action takes {'only ' + fields if fields else 'no other fields'}.")
+        raise bad_action(f"The {kind} action takes {'only ' + fields if fields else 'no other fields'}.")
     if kind == "play":
         branch, on, side = action.get("branch"), action.get("on"), action.get("side", 0)
-        if not (_int(branch, 0, MAX_INDEX) and _int(on, -1, MAX_INDEX) and _int(side, 0, 1)):
-            raise _bad("A play names a branch, the card it goes on (-1 = the centre) and a side (0 or 1).")
+        if not (
+            is_whole_number(branch, 0, MAX_INDEX)
+            and is_whole_number(on, -1, MAX_INDEX)
+            and is_whole_number(side, 0, 1)
+        ):
+            raise bad_action(
+                "A play names a branch, the card it goes on (-1 = the centre) and a side (0 or 1)."
+            )
         assert isinstance(branch, int) and isinstance(on, int) and isinstance(side, int)
         return PlayAction(_card(action.get("card"), "card"), (branch, on, side), _flag(action, "uffda"))
     if kind == "draw":
         pile = action.get("pile")
-        if not _int(pile, 0, 1):
-            raise _bad("Draw from pile 0 or pile 1.")
+        if not is_whole_number(pile, 0, 1):
+            raise bad_action("Draw from pile 0 or pile 1.")
         assert isinstance(pile, int)
         return DrawAction(pile, _flag(action, "uffda"))
     if kind == "declare_uffda":
@@ -140,10 +133,10 @@ def parse(action: object) -> Action:
     if kind == "call":
         call_kind = action.get("kind")
         if call_kind not in ("COIN", "UFFDA"):
-            raise _bad('A call is "COIN" or "UFFDA".')
+            raise bad_action('A call is "COIN" or "UFFDA".')
         target = action.get("target")
-        if not _int(target, 0, MAX_INDEX):
-            raise _bad("A call must name the seat it is on.")
+        if not is_whole_number(target, 0, MAX_INDEX):
+            raise bad_action("A call must name the seat it is on.")
         assert isinstance(target, int)
         give = action.get("give_card")
         give_card = None if give is None else _card(give, "give_card")

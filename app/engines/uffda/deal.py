@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.engines.cards import CardId
+from app.engines.cards import CardId, deal_hands
 from app.engines.rng import Rng
 from app.engines.uffda.dominoes import DECK, double, points
 
@@ -60,7 +60,7 @@ def deal(
     cards = [c for c in DECK if c != double(center)]
     rng.shuffle(cards)
     size = HAND_SIZE[players]
-    hands = tuple(tuple(sorted(cards[i * size : (i + 1) * size])) for i in range(players))
-    rest = cards[players * size :]
+    dealt, rest = deal_hands(cards, players, size)
+    hands = tuple(tuple(sorted(hand)) for hand in dealt)
     half = (len(rest) + 1) // 2
     return hands, (tuple(rest[:half]), tuple(rest[half:]))

@@ -18,7 +18,9 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from app.engines.base import JSON, EngineOptions, IllegalAction, Move, Outcome, SeatSetup
+from app.engines.ranking import seats_with_lowest
 from app.engines.rng import Rng
+from app.engines.seats import require_player_count
 from app.engines.uffda import penalties, turn
 from app.engines.uffda.actions import CallAction, DeclareAction, DrawAction, PlayAction, parse
 from app.engines.uffda.board import new_branches
@@ -27,9 +29,8 @@ from app.engines.uffda.dominoes import DECK
 from app.engines.uffda.log import new_step
 from app.engines.uffda.options import UffdaOptions
 from app.engines.uffda.rounds import begin_round
-from app.engines.uffda.scoring import winners
 from app.engines.uffda.state import Phase, Step, Turn, UffdaState
-from app.engines.uffda.timers import due, run_until
+from app.engines.uffda.timers import due, due_at, run_until
 from app.engines.uffda.view import result_detail, view
 
 
@@ -47,8 +48,7 @@ class UffdaEngine:
 
     def start(self, seats: Sequence[SeatSetup], options: UffdaOptions, seed: str, now: int) -> UffdaState:
         n = len(seats)
-        if not self.min_players <= n <= self.max_players:
-            raise IllegalAction("BAD_PLAYER_COUNT", f"UFF-DA! needs 2 to 8 players, not {n}.")
+        require_player_count(self.title, n, self.min_players, self.max_players)
         rng = Rng.from_seed(seed)
         dealer, rows = first_dealer(rng.shuffled(DECK), n, rng)
         blank = UffdaState(
@@ -118,14 +118,13 @@ class UffdaEngine:
         return turn.remove_coin(state, seat, at)
 
     def tick(self, state: UffdaState, now: int) -> UffdaState:
-        pending = due(state)
-        if pending is None or pending[0] > now:
+        at = due_at(state)
+        if at is None or at > now:
             return state
         return run_until(new_step(state), now)
 
     def next_deadline(self, state: UffdaState) -> int | None:
-        pending = due(state)
-        return None if pending is None else pending[0]
+        return due_at(state)
 
     def view(self, state: UffdaState, seat: int | None) -> JSON:
         return view(state, seat)
@@ -135,6 +134,6 @@ class UffdaEngine:
         return Outcome(
             finished=finished,
             scores=state.totals,
-            winners=winners(state.totals) if finished else (),
+            winners=seats_with_lowest(state.totals) if finished else (),
             detail=result_detail(state),
         )

@@ -8,7 +8,7 @@ travel as the event's ``secret`` (rules 5.8).
 from __future__ import annotations
 
 from app.engines.cards import CardId
-from app.engines.uffda.frozen import evolve
+from app.engines.tuples import evolve
 from app.engines.uffda.state import Event, Scalar, UffdaState
 
 

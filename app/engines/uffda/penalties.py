@@ -18,9 +18,9 @@ from app.engines import race
 from app.engines.base import IllegalAction
 from app.engines.cards import CardId
 from app.engines.race import Claim, TieBreak
+from app.engines.tuples import evolve
 from app.engines.uffda.board import set_coin
 from app.engines.uffda.dominoes import highest
-from app.engines.uffda.frozen import evolve
 from app.engines.uffda.log import emit
 from app.engines.uffda.state import Call, Kind, Offence, UffdaState
 

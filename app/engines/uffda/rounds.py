@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from app.engines.ranking import seats_with_lowest
+from app.engines.tuples import evolve
 from app.engines.uffda.board import any_play_left, new_branches
 from app.engines.uffda.deal import deal
-from app.engines.uffda.frozen import evolve
 from app.engines.uffda.log import emit
 from app.engines.uffda.options import UffdaOptions
-from app.engines.uffda.scoring import next_dealer, round_scores, winners
+from app.engines.uffda.scoring import next_dealer, round_scores
 from app.engines.uffda.state import Phase, RoundRecord, Step, Turn, UffdaState
 
 
@@ -57,7 +58,7 @@ def end_round(state: UffdaState, winner: int | None, t: int) -> UffdaState:
     )
     state = emit(state, t, "round_over", winner, round=record.round, scores=scores, terminated=winner is None)
     if last:
-        state = emit(state, t, "game_over", None, winners=winners(totals))
+        state = emit(state, t, "game_over", None, winners=seats_with_lowest(totals))
     return state
 
 

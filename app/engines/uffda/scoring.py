@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from app.engines.seats import clockwise_from
 from app.engines.uffda.dominoes import hand_points
 
 
@@ -48,23 +49,4 @@ def next_dealer(scores: Sequence[int], winner: int | None, dealer: int) -> int:
         return winner
     n = len(scores)
     low = min(scores)
-    return next(s for s in ((dealer + k) % n for k in range(1, n + 1)) if scores[s] == low)
-
-
-def ranks(totals: Sequence[int]) -> list[int]:
-    """1-based standings, lowest total first; equal totals share a rank (rules 6.5).
-
-    >>> ranks([30, 12, 30, 12])
-    [3, 1, 3, 1]
-    """
-    return [1 + sum(1 for other in totals if other < mine) for mine in totals]
-
-
-def winners(totals: Sequence[int]) -> tuple[int, ...]:
-    """Every seat sharing the lowest total (DECISION 8.33).
-
-    >>> winners([30, 12, 30, 12])
-    (1, 3)
-    """
-    low = min(totals)
-    return tuple(s for s, t in enumerate(totals) if t == low)
+    return next(s for s in clockwise_from(dealer, n) if scores[s] == low)

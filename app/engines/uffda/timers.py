@@ -7,7 +7,8 @@ made in time is settled on the table it was made on.
 
 from __future__ import annotations
 
-from app.engines.uffda.frozen import evolve
+from app.engines.timing import catch_up
+from app.engines.tuples import evolve
 from app.engines.uffda.log import emit
 from app.engines.uffda.penalties import declare, pending_uffda, settle
 from app.engines.uffda.rounds import next_round
@@ -38,9 +39,19 @@ def due(state: UffdaState) -> Due | None:
 
 def run_until(state: UffdaState, now: int) -> UffdaState:
     """Fire every deadline ``<= now`` in order, each stamped with its own time."""
-    while (event := due(state)) is not None and event[0] <= now:
-        state = fire(state, event)
-    return state
+    return catch_up(state, now, _fire_due, due_at)
+
+
+def due_at(state: UffdaState) -> int | None:
+    """When the earliest deadline falls (None: nothing is timed)."""
+    event = due(state)
+    return None if event is None else event[0]
+
+
+def _fire_due(state: UffdaState, at: int) -> UffdaState:
+    event = due(state)
+    assert event is not None and event[0] == at
+    return fire(state, event)
 
 
 def fire(state: UffdaState, event: Due) -> UffdaState:

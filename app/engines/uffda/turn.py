@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from app.engines.base import IllegalAction
 from app.engines.cards import CardId
+from app.engines.seats import clockwise
+from app.engines.tuples import evolve, replace_at
 from app.engines.uffda.board import Play, Target, access, find_end, legal_plays, place, set_coin
 from app.engines.uffda.dominoes import has, is_double
-from app.engines.uffda.frozen import evolve
 from app.engines.uffda.log import emit
 from app.engines.uffda.penalties import close_windows, open_offence, pending_uffda
 from app.engines.uffda.rounds import check_terminated, end_round, turn_deadline
@@ -102,7 +103,7 @@ def play(state: UffdaState, seat: int, card: CardId, target: Target, uffda: bool
     declared = trigger and (uffda or not state.options.penalties)
     state = evolve(
         state,
-        hands=(*state.hands[:seat], kept, *state.hands[seat + 1 :]),
+        hands=replace_at(state.hands, seat, kept),
         branches=branches,
         double=new_double,
         turn=evolve(
@@ -140,7 +141,7 @@ def draw(state: UffdaState, seat: int, pile: int, uffda: bool, at: int) -> Uffda
     piles = (state.piles[0][1:], state.piles[1]) if pile == 0 else (state.piles[0], state.piles[1][1:])
     state = evolve(
         state,
-        hands=(*state.hands[:seat], tuple(sorted((*hand, card))), *state.hands[seat + 1 :]),
+        hands=replace_at(state.hands, seat, tuple(sorted((*hand, card)))),
         piles=piles,
         turn=evolve(
             turn,
@@ -210,5 +211,5 @@ def end_turn(state: UffdaState, at: int, place_owed: bool) -> UffdaState:
     state = close_windows(state, turn.no, at)
     if owed:
         state = open_offence(state, Kind.COIN, seat, at)
-    nxt = (seat + 1) % state.players
+    nxt = clockwise(seat, state.players)
     return evolve(state, turn=Turn(nxt, turn.no + 1, Step.OPEN, at, turn_deadline(state.options, at)))

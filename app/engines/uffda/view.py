@@ -19,9 +19,9 @@ from __future__ import annotations
 from typing import Any
 
 from app.engines.base import JSON
+from app.engines.ranking import places_lowest_first, seats_with_lowest
 from app.engines.uffda.board import community_ready
 from app.engines.uffda.penalties import pending_uffda
-from app.engines.uffda.scoring import ranks, winners
 from app.engines.uffda.state import (
     ActiveDouble,
     Branch,
@@ -180,7 +180,7 @@ def view(state: UffdaState, seat: int | None) -> JSON:
         "last": [event_json(e, seat) for e in state.last],
         "penalties": state.options.penalties,
         "offences": [_offence_json(o) for o in state.offences] if state.options.assist else [],
-        "winners": list(winners(state.totals)) if state.phase is Phase.GAME_OVER else [],
+        "winners": list(seats_with_lowest(state.totals)) if state.phase is Phase.GAME_OVER else [],
         "you": seat,
         "legal": legal(state, seat),
     }
@@ -190,6 +190,6 @@ def result_detail(state: UffdaState) -> JSON:
     return {
         "rounds": [record_json(r) for r in state.history],
         "totals": list(state.totals),
-        "ranks": ranks(state.totals),
+        "ranks": places_lowest_first(state.totals),  # rules 6.5
         "first_draw": [list(row) for row in state.first_draw],
     }

@@ -1,0 +1,67 @@
+"""Checks the engine tests share: JSON-ready views, the views of every seat, cards a view shows, log replay.
+
+>>> assert_json_ready({"a": [1, "b", None, True]})
+>>> cards_shown(re.compile(r"\\bG\\d\\d\\b"), {"hand": ["G07", "R01"], "top": "G12"}) == {"G07", "G12"}
+True
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+Log = Iterable[tuple[str, Any]]
+"""A playout's inputs in order: ``("move", Move)`` or ``("tick", now)`` (or an engine's own kinds)."""
+
+
+def assert_json_ready(value: Any) -> None:
+    """Only plain JSON types all the way down: str-keyed dicts, lists, str, int, bool, None (no enums).
+
+    >>> assert_json_ready({"seats": (1, 2)})
+    Traceback (most recent call last):
+    ...
+    AssertionError: (1, 2)
+    """
+    if isinstance(value, dict):
+        assert all(isinstance(k, str) for k in value)
+        for item in value.values():
+            assert_json_ready(item)
+    elif isinstance(value, list):
+        for item in value:
+            assert_json_ready(item)
+    else:
+        assert value is None or type(value) in (str, int, bool), value
+
+
+def all_views(engine: Any, state: Any, players: int) -> list[Any]:
+    """The spectator's view (seat None) first, then every seat's."""
+    return [engine.view(state, seat) for seat in [None, *range(players)]]
+
+
+def cards_shown(card_pattern: re.Pattern[str], view: Mapping[str, Any]) -> set[str]:
+    """Every card id a view shows anywhere, as found by ``card_pattern`` in its JSON text."""
+    return set(card_pattern.findall(json.dumps(view)))
+
+
+def replay_log(
+    engine: Any,
+    seats: Any,
+    options: Any,
+    seed: str,
+    start: int,
+    log: Log,
+    others: Mapping[str, Callable[[Any, Any], Any]] | None = None,
+) -> Any:
+    """Rebuild a game from its seed and input log: ``"tick"`` items go to ``engine.tick``, ``"move"``
+    items to ``engine.apply`` and any other kind to its function in ``others``."""
+    state = engine.start(seats, options, seed, start)
+    for kind, item in log:
+        if kind == "tick":
+            state = engine.tick(state, item)
+        elif kind == "move" or others is None:
+            state = engine.apply(state, item)
+        else:
+            state = others[kind](state, item)
+    return state
