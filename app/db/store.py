@@ -384,9 +384,12 @@ class Store:
         options: dict[str, Any] | None = None,
         public: bool | None = None,
         status: str | None = None,
+        host_id: str | None = None,
     ) -> RoomRec:
         """Change only the fields given (not None); returns the updated room, :class:`NotFound` if none."""
         values: dict[str, Any] = {}
+        if host_id is not None:
+            values["host_id"] = host_id
         if options is not None:
             values["options"] = options
         if public is not None:

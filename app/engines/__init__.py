@@ -1,7 +1,14 @@
 """The game registry: one line per game.
 
+``ENGINES`` are the games the lobby offers (their table views exist in the browser
+client). ``RULES_ONLY`` engines are complete rules cores still waiting for their
+table view, bot and room wiring; tests and benchmarks already hold them to the
+engine contract.
+
 >>> get_engine("slap").title
 'Slap'
+>>> sorted(ALL_ENGINES)
+['kuuduk', 'leekha', 'rummy', 'slap', 'uffda']
 """
 
 from __future__ import annotations
@@ -9,11 +16,24 @@ from __future__ import annotations
 from typing import Any
 
 from app.engines.base import Engine
+from app.engines.kuuduk import ENGINE as KUUDUK
+from app.engines.leekha import ENGINE as LEEKHA
+from app.engines.rummy import ENGINE as RUMMY
 from app.engines.slap import SlapEngine
+from app.engines.uffda import ENGINE as UFFDA
 
 ENGINES: dict[str, Engine[Any, Any]] = {
     SlapEngine.name: SlapEngine(),
 }
+
+RULES_ONLY: dict[str, Engine[Any, Any]] = {
+    LEEKHA.name: LEEKHA,
+    RUMMY.name: RUMMY,
+    UFFDA.name: UFFDA,
+    KUUDUK.name: KUUDUK,
+}
+
+ALL_ENGINES: dict[str, Engine[Any, Any]] = {**ENGINES, **RULES_ONLY}
 
 
 def get_engine(name: str) -> Engine[Any, Any]:

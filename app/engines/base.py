@@ -41,18 +41,106 @@ class IllegalAction(Exception):
 
 
 @dataclass(frozen=True, slots=True)
+class Link:
+    """What the room measured of one seat's connection, as a reaction race needs it.
+
+    ``rtt`` is the connection's round trip (the smallest recent clock-sync sample)
+    and ``jitter`` its jitter band (a high percentile minus that minimum), both in
+    ms and None until measured. ``sent`` maps each live stimulus (a key from the
+    engine's ``stimuli``) to the room-clock time the frame first carrying it was
+    written to this seat's socket.
+    """
+
+    rtt: int | None = None
+    jitter: int | None = None
+    sent: Mapping[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> JSON:
+        return {"rtt": self.rtt, "jitter": self.jitter, "sent": dict(self.sent)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Link:
+        sent = data.get("sent") or {}
+        return cls(
+            rtt=_opt_int(data.get("rtt")),
+            jitter=_opt_int(data.get("jitter")),
+            sent={str(k): int(v) for k, v in sent.items()},
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """The server's timing inputs for a move made while a race stimulus was live.
+
+    ``links`` is indexed by seat: the claimer's entry is the connection the move
+    came through, the others the seat's connection (None for a seat with none).
+    Everything a race ruling uses is here or in the move itself, so replaying
+    the logged move reproduces the ruling.
+    """
+
+    links: tuple[Link | None, ...]
+
+    def link(self, seat: int) -> Link | None:
+        return self.links[seat] if 0 <= seat < len(self.links) else None
+
+    def to_json(self) -> JSON:
+        return {"links": [None if link is None else link.to_json() for link in self.links]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Timing:
+        return cls(tuple(None if x is None else Link.from_json(x) for x in data.get("links") or ()))
+
+
+def _opt_int(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+TIMING_KEY = "_timing"
+"""Key of the server's :class:`Timing` inside a logged move's action JSON."""
+RULINGS_KEY = "_rulings"
+"""Key of the race rulings an input produced, inside its logged action JSON (audit only)."""
+SERVER_KEYS = frozenset({TIMING_KEY, RULINGS_KEY})
+"""Keys of a logged action that only the server writes; the room strips them from client actions."""
+
+
+@dataclass(frozen=True, slots=True)
 class Move:
     """One player's input as the room hands it to the engine (and as it is logged).
 
     ``at`` is the server arrival time in room-clock ms. ``rtt`` is the round
-    trip the room measured for that player's connection (None when unknown);
-    engines that judge reaction races use it through :mod:`app.engines.race`.
+    trip the room measured for that player's connection (None when unknown).
+    ``timing`` is set when the move was made while the engine reported a live
+    race stimulus (see ``stimuli`` below); engines that judge reaction races use
+    both through :mod:`app.engines.race`.
+
+    >>> m = Move(1, {"type": "slap", "flip": 3}, 1200, 40, Timing((None, Link(40, 3, {"flip:3": 1010}))))
+    >>> logged = m.logged_action()
+    >>> logged["_timing"]["links"][1]
+    {'rtt': 40, 'jitter': 3, 'sent': {'flip:3': 1010}}
+    >>> Move.from_log(1, logged, 1200, 40) == m
+    True
     """
 
     seat: int
     action: Mapping[str, Any]
     at: int
     rtt: int | None = None
+    timing: Timing | None = None
+
+    def logged_action(self) -> JSON:
+        """The action as the event log stores it: the player's action plus the server's timing."""
+        logged = dict(self.action)
+        if self.timing is not None:
+            logged[TIMING_KEY] = self.timing.to_json()
+        return logged
+
+    @classmethod
+    def from_log(cls, seat: int, logged: Mapping[str, Any], at: int, rtt: int | None) -> Move:
+        """The move a logged action records (the inverse of :meth:`logged_action`)."""
+        action = {k: v for k, v in logged.items() if k not in SERVER_KEYS}
+        raw = logged.get(TIMING_KEY)
+        timing = Timing.from_json(raw) if isinstance(raw, Mapping) else None
+        return cls(seat=seat, action=action, at=at, rtt=rtt, timing=timing)
 
 
 class EngineOptions(BaseModel):
@@ -108,6 +196,17 @@ class Engine(Protocol, Generic[S, OptionsT]):
     * ``view(state, seat)`` returns JSON-ready data that seat may see; ``None``
       is a spectator. Hidden cards never appear in it, not even as ids. It
       contains ``"legal"``: the actions that seat may take now.
+
+    Engines with reaction races may also implement (the room looks them up
+    with ``getattr``; see :class:`RaceHooks`):
+
+    * ``stimuli(state) -> tuple[str, ...]``: keys of the race stimuli now live
+      (e.g. ``"flip:7"`` while Slap's flip 7 is face up). The room notes, per
+      connection, when the frame first showing each one was written, and hands
+      those times to every move made while one is live (``Move.timing``).
+    * ``rulings(state) -> Sequence[JSON]``: the rulings of recently closed races,
+      each with its inputs; the room logs every new one with the input that
+      produced it, for audits.
     """
 
     name: ClassVar[str]
@@ -127,6 +226,14 @@ class Engine(Protocol, Generic[S, OptionsT]):
     def view(self, state: S, seat: int | None) -> JSON: ...
 
     def result(self, state: S) -> Outcome: ...
+
+
+class RaceHooks(Protocol):
+    """The optional part of the engine contract for games with reaction races."""
+
+    def stimuli(self, state: Any) -> tuple[str, ...]: ...
+
+    def rulings(self, state: Any) -> Sequence[JSON]: ...
 
 
 def seed_hash(seed: str) -> str:

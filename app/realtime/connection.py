@@ -3,6 +3,10 @@
 The room never awaits a socket: it only puts frames on the queue. A queue that
 fills up (a slow or stalled client) is emptied and the room sends one snapshot
 instead; a client that keeps overflowing is closed.
+
+The writer notes the room-clock time each numbered state frame was handed to the
+socket, so a reaction race knows when this player was actually sent its stimulus
+(:meth:`Connection.written_at`). The connection also keeps its clock sync.
 """
 
 from __future__ import annotations
@@ -10,20 +14,36 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from collections.abc import Callable
 
 import orjson
 from starlette.websockets import WebSocket
 
-from app.realtime.clocksync import RoundTrip
+from app.rooms.clocksync import ClockSync
 
 log = logging.getLogger(__name__)
 
 _CLOSE = object()
 
 
+class _Ping:
+    """A server ping: stamped with the room time when the writer actually sends it."""
+
+    __slots__ = ("fields", "id")
+
+    def __init__(self, ping_id: int, fields: dict[str, object]) -> None:
+        self.id, self.fields = ping_id, fields
+
+
+_WRITTEN = 32
+"""How many recent state frames' write times a connection remembers."""
+MAX_PINGS = 16
+"""Pings awaiting a pong that a connection remembers."""
+
+
 class Connection:
-    def __init__(self, ws: WebSocket, player_id: str, queue_size: int) -> None:
+    def __init__(self, ws: WebSocket, player_id: str, queue_size: int, now: Callable[[], int]) -> None:
         self.ws = ws
         self.player_id = player_id
         self.seq = 0
@@ -32,7 +52,12 @@ class Connection:
         self.snapshot_reason = "join"
         self.overflows = 0
         self.on_overflow: Callable[[], None] | None = None
-        self.round_trip = RoundTrip()
+        self.sync = ClockSync()
+        self.stimuli: dict[str, tuple[int, int]] = {}
+        self.pings: dict[int, int] = {}
+        """Server pings awaiting their pong: id -> room time sent (the pong's echo is not trusted)."""
+        self._now = now
+        self._written: deque[tuple[int, int]] = deque(maxlen=_WRITTEN)
         self._queue: asyncio.Queue[object] = asyncio.Queue(maxsize=queue_size)
         self._writer: asyncio.Task[None] | None = None
         self._close: tuple[int, str] | None = None
@@ -40,16 +65,31 @@ class Connection:
 
     @property
     def rtt(self) -> int | None:
-        return self.round_trip.estimate
+        return self.sync.rtt
+
+    @property
+    def jitter(self) -> int | None:
+        return self.sync.jitter
+
+    def written_at(self, seq: int) -> int | None:
+        """Room time the first state frame numbered ``seq`` or later was written to the socket.
+
+        (Later, because frame ``seq`` may have been dropped by an overflow and its
+        content reached the client in the reset snapshot that replaced it.)
+        """
+        for written_seq, at in self._written:
+            if written_seq >= seq:
+                return at
+        return None
 
     def start(self) -> None:
         self._writer = asyncio.create_task(self._write_loop())
 
-    def send(self, text: str) -> None:
+    def send(self, text: str, seq: int | None = None) -> None:
         if self._close is not None:
             return
         try:
-            self._queue.put_nowait(text)
+            self._queue.put_nowait((text, seq))
         except asyncio.QueueFull:
             self.overflows += 1
             while not self._queue.empty():
@@ -60,6 +100,15 @@ class Connection:
     def send_json(self, obj: object) -> None:
         self.send(orjson.dumps(obj).decode())
 
+    def send_ping(self, ping_id: int, **fields: object) -> None:
+        """Queue a clock-sync ping; its ``t`` is the room time the writer hands it to the socket
+        (so time spent in the queue behind other frames is not mistaken for network delay)."""
+        if self._close is not None:
+            return
+        # A full queue is about to be reset; this sample is simply skipped.
+        with contextlib.suppress(asyncio.QueueFull):
+            self._queue.put_nowait(_Ping(ping_id, fields))
+
     def close(self, code: int, error: str, message: str) -> None:
         """Send an error frame, then close; frames queued before it still go out."""
         if self._close is not None:
@@ -67,7 +116,7 @@ class Connection:
         text = orjson.dumps({"type": "error", "code": error, "message": message}).decode()
         while True:
             try:
-                self._queue.put_nowait(text)
+                self._queue.put_nowait((text, None))
                 break
             except asyncio.QueueFull:
                 self._queue.get_nowait()
@@ -82,8 +131,19 @@ class Connection:
                 item = await self._queue.get()
                 if item is _CLOSE:
                     break
-                assert isinstance(item, str)
-                await self.ws.send_text(item)
+                if isinstance(item, _Ping):
+                    t1 = self._now()
+                    self.pings[item.id] = t1
+                    while len(self.pings) > MAX_PINGS:  # never answered: forget the oldest
+                        del self.pings[min(self.pings)]
+                    text = orjson.dumps({"type": "ping", "id": item.id, "t": t1, **item.fields}).decode()
+                    seq = None
+                else:
+                    assert isinstance(item, tuple)
+                    text, seq = item
+                await self.ws.send_text(text)
+                if seq is not None:
+                    self._written.append((seq, self._now()))
                 if self._close is not None and self._queue.empty():
                     break
         except Exception:  # the peer went away; the reader notices too

@@ -103,7 +103,7 @@ async def room_socket(ws: WebSocket, code: str) -> None:
     except WebSocketDisconnect:
         return
 
-    conn = Connection(ws, player_id, settings.send_queue_frames)
+    conn = Connection(ws, player_id, settings.send_queue_frames, room.now)
     conn.start()
 
     async def join() -> None:
@@ -121,7 +121,7 @@ async def room_socket(ws: WebSocket, code: str) -> None:
         )
 
     await room.call(join)
-    pinger = asyncio.create_task(_ping_loop(conn, room, settings.ping_interval_s))
+    pinger = asyncio.create_task(_ping_loop(conn, settings.ping_interval_s))
     # Actions and resyncs have buckets of their own, so an action flood never blocks a resync.
     actions = TokenBucket(settings.rate_per_s, settings.rate_burst, time.monotonic())
     resyncs = TokenBucket(settings.resync_per_s, settings.resync_burst, time.monotonic())
@@ -141,12 +141,13 @@ async def _read_loop(
     while not conn.closed.is_set():
         try:
             text = await _receive_text(ws)
+            received = room.now()  # before parsing: the arrival time of actions and pongs alike
             msg = _parse(text, limit)
         except _Refused as exc:
             conn.send_json({"type": "error", "code": exc.code, "message": exc.message})
             continue
         if isinstance(msg, Pong):
-            conn.round_trip.add(room.now() - msg.t)
+            _measure(conn, msg, received)
             continue
         if isinstance(msg, Ping):
             t1 = room.now()
@@ -180,18 +181,39 @@ async def _read_loop(
                     }
                 )
                 continue
-            room.post_action(conn, msg.id, msg.action)
+            room.post_action(conn, msg.id, msg.action, received)
         elif isinstance(msg, Resync):
             room.request_snapshot(conn)
         elif isinstance(msg, Hello):
             conn.send_json({"type": "error", "code": Code.BAD_MESSAGE, "message": "Already authenticated."})
 
 
-async def _ping_loop(conn: Connection, room: Room, interval: float) -> None:
-    # A short burst at join gives a round-trip estimate before the first race.
+def _measure(conn: Connection, pong: Pong, t4: int) -> None:
+    """One clock-sync sample from a pong; the ping's send time is the server's own record, not the echo."""
+    t1 = conn.pings.pop(pong.id, None)
+    if t1 is None:
+        return  # not a ping of ours (or answered twice)
+    if pong.t2 is not None and pong.t3 is not None:
+        conn.sync.add(t1, pong.t2, pong.t3, t4)
+    else:
+        conn.sync.add_rtt(t4 - t1)
+
+
+BURST = (0.0, 0.05, 0.05, 0.05, 0.05, 0.05, 0.5, 0.5, 1.0)
+"""Delays (s) between the first pings after the join: an estimate before the first race, then more
+samples (also for the offset, which each ping reports back) before the regular interval."""
+
+
+async def _ping_loop(conn: Connection, interval: float) -> None:
     ping_id = 0
     with contextlib.suppress(asyncio.CancelledError):
-        for delay in itertools.chain((0.0, 0.1, 0.1), itertools.repeat(interval)):
+        for delay in itertools.chain(BURST, itertools.repeat(interval)):
             await asyncio.sleep(delay)
             ping_id += 1
-            conn.send_json({"type": "ping", "id": ping_id, "t": room.now()})
+            sync = conn.sync
+            fields: dict[str, object] = {}
+            if sync.offset is not None:
+                fields["offset"] = sync.offset
+            if sync.rtt is not None:
+                fields["rtt"], fields["jitter"] = sync.rtt, sync.jitter
+            conn.send_ping(ping_id, **fields)

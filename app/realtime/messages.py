@@ -59,11 +59,22 @@ class Ping(_Msg):
 
 
 class Pong(_Msg):
-    """Answer to a server `ping`: echo its `id` and `t`; lets the server measure the round trip."""
+    """Answer to a server `ping`: echo its `id` and `t`, and give your receive and send times.
+
+    With `t2` and `t3` the server measures the round trip without your own delay in answering and
+    estimates your clock's offset (NTP style); without them it measures the round trip only.
+    """
 
     type: Literal["pong"]
     id: int
     t: int = Field(description="The server time of the ping being answered, echoed back.")
+    t2: float | None = Field(
+        default=None, description="Your clock (ms) when the ping arrived; send together with `t3`."
+    )
+    t3: float | None = Field(
+        default=None,
+        description="Your clock (ms) when you sent this pong; the same clock you count down with.",
+    )
 
 
 ClientMessage = Annotated[Hello | Action | Resync | Ping | Pong, Field(discriminator="type")]
@@ -145,11 +156,26 @@ class ServerPong(_Msg):
 
 
 class ServerPing(_Msg):
-    """Sent by the server every couple of seconds; answer with `pong`."""
+    """Sent by the server in a burst after the join, then every couple of seconds; answer with `pong`.
+
+    Once the server has measured the connection it adds its estimates: show countdowns as
+    `deadline - (your clock + offset)`, with the clock you put in `t2`/`t3`.
+    """
 
     type: Literal["ping"] = "ping"
     id: int
     t: int
+    offset: float | None = Field(
+        default=None,
+        description="Room time minus your clock (ms), from the fastest recent round trip; absent until "
+        "a pong with `t2`/`t3` was measured.",
+    )
+    rtt: int | None = Field(
+        default=None, description="The connection's round trip (ms): the smallest of the recent samples."
+    )
+    jitter: int | None = Field(
+        default=None, description="How far (ms) the slower recent round trips lie above `rtt`."
+    )
 
 
 SERVER_MESSAGES: list[type[_Msg]] = [Welcome, Snapshot, Patch, Ack, Reject, Error, ServerPong, ServerPing]

@@ -31,7 +31,7 @@ from pydantic import BaseModel
 
 from app.config import Settings
 from app.db.store import EventLog, GameRec, Store
-from app.engines import get_engine
+from app.engines import get_engine, race
 from app.engines.base import IllegalAction, Move, seed_hash
 from app.engines.slap import FlipKind, Phase, SlapOptions
 from app.engines.slap.engine import MAX_REACTION_MS
@@ -101,6 +101,15 @@ SLAP_RULE_CODES: dict[str, tuple[str, str]] = {
 }
 """Every ``IllegalAction`` code the Slap engine can raise: code -> (how it reaches the client, meaning)."""
 
+RACE_FLAGS = (
+    race.ABOVE_WINDOW,
+    race.BELOW_WINDOW,
+    race.INHUMAN,
+    race.NO_SYNC,
+    race.NO_REACTION,
+    race.NO_STIMULUS,
+)
+
 SLAP_SHARED_MODULES = ("race", "cards", "rng")
 """Modules of ``app.engines`` that Slap uses; their ``IllegalAction`` codes would be Slap's too."""
 
@@ -138,7 +147,8 @@ SLAP_VIEW_KEYS: dict[str, str] = {
     "totals": "Match points per seat.",
     "scores": "One record per finished round: `{round, end, counts, placement, penalties, scores}`.",
     "last": "The last closed flip: `{flip, kind, winner, tied, pairs, claims, reveal_at, closed_at}`; "
-    "each claim is `{seat, arrival, at, reaction}`. No card ids.",
+    "each claim is `{seat, arrival, at, reaction, claimed, credit, flags}` (see the race ruling below). "
+    "No card ids.",
     "winners": "Winning seats once the match is over, else `[]`.",
     "you": "Your seat, or `null` for spectators.",
     "legal": "The actions you may send right now (see above).",
@@ -167,7 +177,8 @@ SLAP_PHASES: dict[str, str] = {
     "AWAIT_NU": "Between flips: the starter may call Nu! (the server does after `nu_auto_ms`).",
     "NU_CALLED": "Nu! was called; the cards turn at `reveal_at`.",
     "FLIP_OPEN": "One card per seat is face up; slap now if two show the same number.",
-    "RACE": "Someone slapped a pair; later slaps still count for `race_window_ms`.",
+    "RACE": "Someone slapped a pair; later slaps count until nobody who has not slapped could still win "
+    "(at most `race_window_ms` after the first).",
     "FLIP_RESULT": "The flip closed; `last` tells how. Pause, then `AWAIT_NU`.",
     "ROUND_OVER": "The round ended; `scores` has its record. Pause, then the next round.",
     "MATCH_OVER": "The match ended; `winners` is set.",
@@ -392,7 +403,7 @@ def build_examples() -> Examples:
         ],
         Resync: [Resync(type="resync")],
         Ping: [Ping(type="ping", id=1, t0=52341.5)],
-        Pong: [Pong(type="pong", id=4, t=START + 2140)],
+        Pong: [Pong(type="pong", id=4, t=START + 2140, t2=52360.2, t3=52360.9)],
     }
     server: dict[type[BaseModel], list[BaseModel]] = {
         Welcome: [welcome],
@@ -405,7 +416,10 @@ def build_examples() -> Examples:
         Reject: [refused],
         Error: [Error(code=Code.BAD_JSON, message="That frame is not valid JSON.")],
         ServerPong: [ServerPong(id=1, t0=52341.5, t1=START + 23, t2=START + 23)],
-        ServerPing: [ServerPing(id=4, t=START + 2140)],
+        ServerPing: [
+            ServerPing(id=1, t=START + 1),
+            ServerPing(id=4, t=START + 2140, offset=START - 52341.5 + 9.3, rtt=48, jitter=5),
+        ],
     }
     return Examples(client, server, lobby["room"], revealed["game"], _jsonable(diff(called, revealed)))
 
@@ -543,8 +557,8 @@ def _lifecycle(settings: Settings, ex: Examples) -> str:
    `reason: "resync"`; the snapshot replaces the view, and patches continue from its `seq`.
 6. **Act.** Send `action` frames with an `id` you choose. Each gets exactly one answer with that `id`:
    an `ack` (accepted and durably logged) or a `reject` (refused; nothing changed).
-7. **Keep time.** Answer every server `ping` with a `pong`; send your own `ping`s to learn the offset
-   of the room clock.
+7. **Keep time.** Answer every server `ping` at once with a `pong` carrying your receive and send
+   times; the server's next pings tell you the offset of the room clock (see clock sync).
 8. **Leave** by closing the socket. The seat is kept; reconnect and say `hello` again to resume
    (you get a fresh `join` snapshot, `seq` restarts at 1 on the new connection).
 
@@ -592,15 +606,22 @@ client may safely resend an action whose answer it never saw.
 All server times are **room-clock** milliseconds (integers), the clock every deadline and
 `reveal_at` in the view uses.
 
-* **Client to server.** Send `ping` with `t0` = your clock; the server answers `pong` with `t0`, `t1`
-  (when it received the ping) and `t2` (when it sent the pong). With `t3` = your clock on receipt:
-  `offset = ((t1 - t0) + (t2 - t3)) / 2` (room time = your time + offset) and
+* **Server to client** (the one that matters). The server sends `ping` with its time `t` right after
+  the join (six pings within 0.25 s, three more within the next 2 s), then every
+  {settings.ping_interval_s:g} s. Answer at once with `pong` echoing `id` and `t`, with `t2` = your clock
+  when the ping arrived and `t3` = your clock when you send the pong (use one monotonic clock for
+  everything, e.g. `performance.timeOrigin + performance.now()` in a browser). The server measures,
+  per sample, `rtt = (t4 - t1) - (t3 - t2)` and `offset = ((t1 - t2) + (t4 - t3)) / 2` (t1 = `t`,
+  t4 = when the pong arrived; room time = your time + offset). Over the last 16 samples it keeps the
+  smallest round trip (`rtt`), the jitter band (the 90th percentile minus that) and the offset of the
+  fastest sample, and sends all three in its next `ping`s. **Show every countdown as
+  `deadline - (your clock + offset)`.** The round trip and jitter bound what a reaction race may
+  credit (see the race ruling under Slap). A `pong` without `t2`/`t3` still gives a round trip
+  (including your delay in answering) but no offset.
+* **Client to server** (optional, if you want your own estimate). Send `ping` with `t0` = your clock;
+  the server answers `pong` with `t0`, `t1` (when it received the ping) and `t2` (when it sent the
+  pong). With `t3` = your clock on receipt: `offset = ((t1 - t0) + (t2 - t3)) / 2` and
   `round_trip = (t3 - t0) - (t2 - t1)`. Keep the offset of the samples with the smallest round trip.
-* **Server to client.** The server sends `ping` with its time `t` right after the join (three pings
-  within about 0.2 s), then every {settings.ping_interval_s:g} s. Answer at once with `pong` echoing `id` and
-  `t`. The server's round-trip estimate for the connection is the smallest of the last 8 samples; it
-  is used in reaction races: a slap's reported `reaction_ms` can earn it up to that round trip (and at
-  most the table's `max_credit_ms`) of network-delay credit.
 
 ### Limits
 
@@ -696,9 +717,25 @@ may send right now (a `slap` is offered on every open flip, pair or not: it woul
 
 {_table(["Action", "When", "Shape"], SLAP_ACTIONS)}
 
-`reaction_ms` is the time from the cards appearing on your screen to your slap (0 to {MAX_REACTION_MS});
-with the server's round-trip estimate it earns network-delay credit in the race (see clock sync). A
-slap on a flip without a pair is accepted but counts as a penalty.
+`reaction_ms` is the time from the cards being painted on your screen to your slap (0 to
+{MAX_REACTION_MS}): the first animation frame after the frame that turned them over was applied to
+the page, to the input event's own timestamp. A slap on a flip without a pair is accepted but counts
+as a penalty.
+
+**The race ruling.** A slap is ranked by its effective reaction time, worked out from the time the
+server wrote the reveal to *your* connection, your slap's arrival, your `reaction_ms` and your link's
+clock-sync figures. The network time your slap implies (`arrival - sent - reaction_ms`) is credited as
+long as it lies in what the clock sync observed (your round trip, up to your jitter band plus one
+frame above it) and at most `max_credit_ms`; what lies outside is not credited and the claim is
+flagged. So an honest client is judged by its own reaction time whatever its latency, and a client
+that under-reports gains at most its jitter plus one frame. Reaction times within `tie_margin_ms` are
+a tie (a seeded draw), except that a claim flagged `ABOVE_WINDOW` or `INHUMAN` loses a tie to an
+unflagged one. The race closes as soon as no seat that has not slapped could still win or tie. Each
+claim of `last.claims`: `reaction` (effective, ms after your screen showed the cards: "Ana 212 ms,
+Bo 231 ms"), `claimed` (your `reaction_ms`), `credit` (network time forgiven), `at` (the ranking
+time: `reveal_at` + `reaction`, never less than 100 ms after it), `arrival` and `flags`:
+{", ".join(f"`{f}`" for f in RACE_FLAGS)}. The full ruling with every input is kept in the game's
+event log.
 
 The game view (`view.game`) has these keys:
 

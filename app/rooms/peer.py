@@ -19,11 +19,23 @@ class Peer(Protocol):
     on_overflow: Callable[[], None] | None
     """Called by ``send`` when the queue was full and has been emptied; the room sets it."""
 
+    stimuli: dict[str, tuple[int, int]]
+    """Race stimuli this connection was shown: key -> (seq of the first frame carrying it, room time
+    it was queued). Kept by the room; see ``written_at``."""
+
     @property
     def rtt(self) -> int | None:
         """The connection's round-trip estimate (ms), if measured yet."""
 
-    def send(self, text: str) -> None:
-        """Queue a frame; when the queue is full, empty it, count an overflow and call ``on_overflow``."""
+    @property
+    def jitter(self) -> int | None:
+        """The connection's jitter band (ms) above ``rtt``, if measured yet."""
+
+    def written_at(self, seq: int) -> int | None:
+        """Room time the first state frame numbered ``seq`` or later was written to the socket, if yet."""
+
+    def send(self, text: str, seq: int | None = None) -> None:
+        """Queue a frame (``seq``: the number of a state frame); when the queue is full, empty it,
+        count an overflow and call ``on_overflow``."""
 
     def close(self, code: int, error: str, message: str) -> None: ...

@@ -1,4 +1,8 @@
-"""Rebuild a game state from its seed, options and input log (crash recovery, replays, audits)."""
+"""Rebuild a game state from its seed, options and input log (crash recovery, replays, audits).
+
+A logged move carries the server's race timing inside its action (``Move.from_log``
+splits it off again), so a replay reproduces every race ruling exactly.
+"""
 
 from __future__ import annotations
 
@@ -23,5 +27,5 @@ def replay(game: GameRec, events: Iterable[EventRec]) -> Any:
             state = engine.tick(state, ev.at)
         else:
             assert ev.seat is not None and ev.action is not None
-            state = engine.apply(state, Move(seat=ev.seat, action=ev.action, at=ev.at, rtt=ev.rtt))
+            state = engine.apply(state, Move.from_log(ev.seat, ev.action, ev.at, ev.rtt))
     return state

@@ -10,6 +10,16 @@ and the host's lobby commands. One turn of the loop:
    (many rooms' inputs share one transaction, see ``EventLog``);
 4. only then broadcast: one view per seat, diffed against what that seat last
    got, one frame per connection; then the acks.
+
+Reaction races (:mod:`app.engines.race`) need to know when each player was
+actually sent a stimulus. The room stays game-agnostic: an engine that has races
+names its live stimuli (``stimuli(state)``); after each broadcast the room notes,
+per connection, the frame that first carried each one, and the connection's
+writer notes when that frame went out. A move made while a stimulus is live
+carries every seat's send time and link statistics (``Move.timing``), and they
+are logged inside the move's action under a server-only key, so a replay
+reproduces every ruling. Rulings the engine reports (``rulings(state)``) are
+logged with the input that produced them, for audits.
 """
 
 from __future__ import annotations
@@ -27,7 +37,17 @@ import orjson
 
 from app.db.store import EventLog, EventRec, GameRec, Store
 from app.engines import get_engine
-from app.engines.base import Engine, IllegalAction, Move, seed_hash
+from app.engines.base import (
+    JSON,
+    RULINGS_KEY,
+    SERVER_KEYS,
+    Engine,
+    IllegalAction,
+    Link,
+    Move,
+    Timing,
+    seed_hash,
+)
 from app.rooms.clock import Clock
 from app.rooms.diff import diff
 from app.rooms.errors import RoomError
@@ -128,6 +148,7 @@ class Room:
         self._game_views: dict[int | None, dict[str, Any]] = {}
         self._game_views_of: Any = None
         self._last_sent: dict[Any, dict[str, Any]] = {}
+        self._rulings_of: tuple[Any, list[JSON]] | None = None
 
     # --- clock -------------------------------------------------------------
 
@@ -152,9 +173,9 @@ class Room:
 
     # --- inbox (called from connection handlers and HTTP routes) ------------
 
-    def post_action(self, peer: Peer, client_id: str, action: dict[str, Any]) -> None:
-        # The arrival time is stamped here, on receipt, not when the actor gets to it.
-        self._inbox.append(_Action(peer, client_id, action, self.now()))
+    def post_action(self, peer: Peer, client_id: str, action: dict[str, Any], at: int | None = None) -> None:
+        # The arrival time is stamped on receipt (by the caller, or here), not when the actor gets to it.
+        self._inbox.append(_Action(peer, client_id, action, self.now() if at is None else at))
         self._wake.set()
 
     async def call(self, fn: Callable[[], Awaitable[Any]]) -> Any:
@@ -219,13 +240,92 @@ class Room:
             return
         new = game.engine.tick(game.state, now)
         if new is not game.state:
+            rulings = self._new_rulings(game.state, new)
             game.state = new
             self._pending_events.append(
                 EventRec(
-                    seq=game.next_seq, kind="tick", seat=None, action=None, at=now, rtt=None, client_id=None
+                    seq=game.next_seq,
+                    kind="tick",
+                    seat=None,
+                    action={RULINGS_KEY: rulings} if rulings else None,
+                    at=now,
+                    rtt=None,
+                    client_id=None,
                 )
             )
             game.next_seq += 1
+
+    # --- reaction races ------------------------------------------------------
+
+    def _stimuli(self, state: Any) -> tuple[str, ...]:
+        hook = getattr(self.engine, "stimuli", None)
+        if hook is None or self.status != "playing":
+            return ()
+        keys: tuple[str, ...] = tuple(hook(state))
+        return keys
+
+    def _rulings(self, state: Any) -> list[JSON]:
+        cached = self._rulings_of
+        if cached is not None and cached[0] is state:
+            return cached[1]
+        hook = getattr(self.engine, "rulings", None)
+        rulings: list[JSON] = [] if hook is None else list(hook(state))
+        self._rulings_of = (state, rulings)
+        return rulings
+
+    def _new_rulings(self, old: Any, new: Any) -> list[JSON]:
+        """Rulings the engine reports for ``new`` that it did not report for ``old``."""
+        before = self._rulings(old)
+        return [r for r in self._rulings(new) if r not in before]
+
+    def _note_stimuli(self, by_key: dict[int | None, list[Peer]]) -> None:
+        """After a broadcast: note, per seated connection, the frame that first showed each live stimulus."""
+        game = self.game
+        keys = self._stimuli(game.state) if game is not None else ()
+        now = self.now()
+        for key, peers in by_key.items():
+            if key is None:
+                continue  # spectators do not race
+            for peer in peers:
+                notes = peer.stimuli
+                for stale in [k for k in notes if k not in keys]:
+                    del notes[stale]
+                for stimulus in keys:
+                    if stimulus not in notes:
+                        notes[stimulus] = (peer.seq, now)
+
+    def _link(self, peer: Peer, keys: tuple[str, ...]) -> Link:
+        sent: dict[str, int] = {}
+        for key in keys:
+            note = peer.stimuli.get(key)
+            if note is None:
+                continue
+            seq, queued = note
+            written = peer.written_at(seq)
+            # A frame noted after a broadcast that did not change this view was written earlier.
+            sent[key] = queued if written is None else max(written, queued)
+        return Link(rtt=peer.rtt, jitter=peer.jitter, sent=sent)
+
+    def _timing(self, seat: int, peer: Peer) -> Timing | None:
+        """Every seat's link for a move made while a race stimulus is live (None when none is)."""
+        game = self.game
+        assert game is not None
+        keys = self._stimuli(game.state)
+        if not keys:
+            return None
+        links: list[Link | None] = [None] * len(game.rec.seats)
+        for other in self.peers:
+            key = self.key_of(other.player_id)
+            if not isinstance(key, int) or not 0 <= key < len(links) or key == seat:
+                continue
+            link = self._link(other, keys)
+            current = links[key]
+            # A player with several connections: the one that could still be heard the latest.
+            if current is None or _latest(link) > _latest(current):
+                links[key] = link
+        if 0 <= seat < len(links):
+            links[seat] = self._link(peer, keys)  # the claimer: the connection the move came through
+        return Timing(tuple(links))
 
     def _handle_action(self, item: _Action) -> None:
         peer, client_id = item.peer, item.client_id
@@ -238,6 +338,9 @@ class Room:
             self._reject(peer, client_id, "NO_GAME", "No game is running in this room.")
             return
         seat = member.seat
+        action = item.action
+        if not SERVER_KEYS.isdisjoint(action):  # only the server writes those keys
+            action = {k: v for k, v in action.items() if k not in SERVER_KEYS}
         if (seat, client_id) in game.applied:
             peer.send(
                 _dumps(
@@ -254,11 +357,16 @@ class Room:
         # A deadline that passed before this action arrived fires first; one at the
         # very same millisecond fires after it (the rules' boundary convention).
         self._fire_due(item.at - 1)
+        move = Move(seat=seat, action=action, at=item.at, rtt=peer.rtt, timing=self._timing(seat, peer))
         try:
-            new = game.engine.apply(game.state, Move(seat=seat, action=item.action, at=item.at, rtt=peer.rtt))
+            new = game.engine.apply(game.state, move)
         except IllegalAction as exc:
             self._reject(peer, client_id, exc.code, exc.message)
             return
+        logged = move.logged_action()
+        rulings = self._new_rulings(game.state, new)
+        if rulings:
+            logged[RULINGS_KEY] = rulings
         game.state = new
         game.applied[(seat, client_id)] = game.next_seq
         self._pending_events.append(
@@ -266,7 +374,7 @@ class Room:
                 seq=game.next_seq,
                 kind="move",
                 seat=seat,
-                action=item.action,
+                action=logged,
                 at=item.at,
                 rtt=peer.rtt,
                 client_id=client_id,
@@ -340,7 +448,11 @@ class Room:
         return self._room_view
 
     def _build_room_view(self) -> dict[str, Any]:
-        seat_count = len(self.game.rec.seats) if self.game is not None else self.engine.max_players
+        # A running game has its own seats; in the lobby (and after a game) every seat is offered.
+        if self.game is not None and self.status == "playing":
+            seat_count = len(self.game.rec.seats)
+        else:
+            seat_count = self.engine.max_players
         seats: list[dict[str, Any] | None] = [None] * seat_count
         spectators = []
         for m in sorted(self.members.values(), key=lambda m: (m.seat if m.seat is not None else 99, m.name)):
@@ -415,20 +527,21 @@ class Room:
                 # a resync snapshot always equals the view its earlier frames built.
                 if in_step and ops_text is not None:
                     peer.seq += 1
-                    peer.send(f'{{"type":"patch","seq":{peer.seq},"ops":{ops_text}}}')
+                    peer.send(f'{{"type":"patch","seq":{peer.seq},"ops":{ops_text}}}', peer.seq)
                 if peer.needs_snapshot or not in_step:
                     if snapshot_text is None:
                         snapshot_text = _dumps(new)
                     if not peer.needs_snapshot:
                         peer.snapshot_reason = "seat"
                     self._send_snapshot(peer, key, snapshot_text)
+        self._note_stimuli(by_key)
 
     def _send_snapshot(self, peer: Peer, key: int | None, view_text: str) -> None:
         peer.seq += 1
         peer.view_key = key
         peer.needs_snapshot = False
         reason = peer.snapshot_reason
-        peer.send(f'{{"type":"snapshot","seq":{peer.seq},"reason":"{reason}","view":{view_text}}}')
+        peer.send(f'{{"type":"snapshot","seq":{peer.seq},"reason":"{reason}","view":{view_text}}}', peer.seq)
 
     def _overflowed(self, peer: Peer) -> None:
         # The peer's queue was full and has been emptied (frames, acks, pongs alike): at the
@@ -524,7 +637,15 @@ class Room:
         del self.members[player_id]
         await self._store.remove_member(self.code, player_id)
         self._close_peers(player_id, 1000, "LEFT", "You left the room.")
+        if player_id == self.host_id and self.members:
+            await self._hand_over_host()
         self.invalidate()
+
+    async def _hand_over_host(self) -> None:
+        """A room never stays without a host: the lowest seat takes over, else the first spectator."""
+        heir = min(self.members.values(), key=lambda m: (m.role != "seat", m.seat or 0, m.name))
+        self.host_id = heir.player_id
+        await self._store.update_room(self.code, host_id=heir.player_id)
 
     async def remove_player(self, host_id: str, target_id: str) -> None:
         self._require_host(host_id)
@@ -587,6 +708,10 @@ class Room:
     def _close_peers(self, player_id: str, code: int, error: str, message: str) -> None:
         for peer in [p for p in self.peers if p.player_id == player_id]:
             peer.close(code, error, message)
+
+
+def _latest(link: Link) -> int:
+    return max(link.sent.values(), default=-(2**62)) + (link.rtt or 0) + (link.jitter or 0)
 
 
 def validate_options(engine: Engine[Any, Any], options: dict[str, Any]) -> dict[str, Any]:

@@ -691,6 +691,7 @@ async def test_a_finished_match_reveals_the_seed_that_matches_its_hash(
     assert match["result"]["finished"] is True
     assert len(match["result"]["scores"]) == 2
     assert code not in await listed_codes(api), "a finished room is not open for players"
+    assert len(room["seats"]) == 4, "after a game every seat is offered again for the next one"
 
 
 async def test_changing_one_option_keeps_the_others(api: Api) -> None:
@@ -706,3 +707,15 @@ async def test_taking_a_seat_needs_no_body(api: Api) -> None:
     r = await api.call("POST", f"/api/rooms/{code}/seats", bo["token"])
     assert r.status_code == 200, r.text
     assert r.json() == {"role": "seat", "seat": 1}
+
+
+async def test_when_the_host_leaves_the_lowest_seat_becomes_host(api: Api) -> None:
+    ana, code = await host_and_room(api)
+    bo = await api.player("Bo")
+    await api.sit(bo["token"], code, 2)
+    r = await api.call("POST", f"/api/rooms/{code}/leave", ana["token"])
+    assert r.status_code == 204
+    room = await get_room(api, code)
+    assert room["host"] == bo["id"]
+    r = await api.call("PATCH", f"/api/rooms/{code}", bo["token"], json={"public": False})
+    assert r.status_code == 200, r.text

@@ -3,24 +3,20 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import orjson
 import pytest
 
 from app.bots.playout import playout, replay
-from app.engines import ENGINES
-from app.engines.base import Engine
-from app.engines.kuuduk import ENGINE as KUUDUK
-from app.engines.leekha import ENGINE as LEEKHA
-from app.engines.uffda import ENGINE as UFFDA
+from app.engines import ALL_ENGINES
 
-# The lobby lists a game once its table view exists; its engine is held to this test before that.
-ALL_ENGINES: dict[str, Engine[Any, Any]] = {**ENGINES, "leekha": LEEKHA, "uffda": UFFDA, "kuuduk": KUUDUK}
+# Rummy's legal actions describe kinds (free rearrangement is too large to list), so the generic
+# random player cannot drive it; its own playout test uses a rummy-aware random player.
+LISTED_LEGAL = {name: engine for name, engine in ALL_ENGINES.items() if name != "rummy"}
 
 CASES = [
     (name, players)
-    for name, engine in sorted(ALL_ENGINES.items())
+    for name, engine in sorted(LISTED_LEGAL.items())
     for players in range(engine.min_players, engine.max_players + 1)
 ]
 

@@ -17,7 +17,7 @@ import pytest
 from pydantic import ValidationError
 
 from app.engines import ENGINES, get_engine
-from app.engines.base import IllegalAction, Move, SeatSetup
+from app.engines.base import IllegalAction, Link, Move, SeatSetup, Timing
 from app.engines.cards import build_deck
 from app.engines.rng import Rng
 from app.engines.slap import NUMBERS, EndKind, FlipKind, Phase, SlapEngine, SlapOptions, SlapState
@@ -89,6 +89,17 @@ def slap(state: SlapState, seat: int, arrival: int, *, rtt=None, reaction=None, 
     if reaction is not None:
         action["reaction_ms"] = reaction
     return ENGINE.apply(state, Move(seat, action, arrival, rtt))
+
+
+def timed_slap(state: SlapState, seat: int, arrival: int, reaction, links) -> SlapState:
+    """A slap as the room hands it over: with every seat's link (``(rtt, jitter)`` or None),
+    the stimulus written to each connected seat at S."""
+    key = f"flip:{state.flip}"
+    timing = Timing(tuple(None if lk is None else Link(lk[0], lk[1], {key: S}) for lk in links))
+    action = {"type": "slap", "flip": state.flip}
+    if reaction is not None:
+        action["reaction_ms"] = reaction
+    return ENGINE.apply(state, Move(seat, action, arrival, links[seat][0], timing))
 
 
 def honest_slap(state: SlapState, seat: int, arrival: int, rtt: int) -> SlapState:
@@ -274,31 +285,68 @@ def test_simple_trick_goes_under_the_winners_pile():
     state = honest_slap(state, B, 10_300, rtt=50)
     state = honest_slap(state, A, 10_380, rtt=50)  # correct but slower: costs nothing
     before = state
-    state = ENGINE.tick(state, 10_300 + 160)
+    state = ENGINE.tick(state, 10_300 + 210)  # no links known: the race stays open race_window_ms
     assert state.phase is Phase.FLIP_RESULT
     assert state.last.kind is FlipKind.TRICK and state.last.winner == B
     # No tie, so the first draw after the close is the shuffle of the table.
     assert state.piles[B][-3:] == tuple(before.rng.copy().shuffled(before.table))
     assert [len(p) for p in state.piles] == [9, 12, 9]
     assert state.starter == B and state.penalties == (0, 0, 0) and state.table == ()
-    assert ENGINE.next_deadline(state) == 10_460 + 1500
+    assert ENGINE.next_deadline(state) == 10_510 + 1500
     assert_conserved(state)
+
+
+EQUAL_60 = [(60, 0), (60, 0), (60, 0)]
 
 
 def test_two_slaps_20ms_apart_on_equal_links():
     state = race_table(["Y05", "B01", "G05"])
-    state = honest_slap(state, A, 10_420, rtt=60)
-    assert state.phase is Phase.RACE and ENGINE.next_deadline(state) == 10_580
-    state = honest_slap(state, C, 10_440, rtt=60)
+    state = timed_slap(state, A, 10_420, 360, EQUAL_60)
+    # B or C could still win until S + 360 + tie margin 10 + their reach (60 + one frame 17).
+    assert state.phase is Phase.RACE and ENGINE.next_deadline(state) == 10_447
+    state = timed_slap(state, C, 10_440, 380, EQUAL_60)
     assert [(c.seat, c.at) for c in state.slaps] == [(A, 10_360), (C, 10_380)]
-    assert ENGINE.tick(state, 10_579) is state
-    state = ENGINE.tick(state, 10_580)
+    assert ENGINE.tick(state, 10_446) is state
+    state = ENGINE.tick(state, 10_447)
     assert state.last.winner == A
     last = ENGINE.view(state, None)["last"]
+    common = {"credit": 60, "flags": []}
     assert last["claims"] == [
-        {"seat": A, "arrival": 10_420, "at": 10_360, "reaction": 360},
-        {"seat": C, "arrival": 10_440, "at": 10_380, "reaction": 380},
+        {"seat": A, "arrival": 10_420, "at": 10_360, "reaction": 360, "claimed": 360, **common},
+        {"seat": C, "arrival": 10_440, "at": 10_380, "reaction": 380, "claimed": 380, **common},
     ]
+
+
+def test_without_links_the_race_stays_open_the_whole_window():
+    state = honest_slap(race_table(["Y05", "B01", "G05"]), A, 10_420, rtt=60)
+    assert ENGINE.next_deadline(state) == 10_420 + 210
+
+
+def test_the_race_closes_once_every_seat_has_slapped():
+    state = race_table(["Y05", "B01", "G05"])
+    for seat, arrival in ((A, 10_420), (C, 10_440)):
+        state = timed_slap(state, seat, arrival, arrival - S - 60, EQUAL_60)
+    assert ENGINE.next_deadline(state) == 10_447
+    state = timed_slap(state, B, 10_445, 385, EQUAL_60)
+    assert ENGINE.next_deadline(state) == 10_445  # nobody left who could win: close now
+
+
+def test_a_seat_never_shown_the_flip_does_not_hold_the_race_open():
+    links = [(60, 0), None, (60, 0)]  # B has no connection
+    state = timed_slap(race_table(["Y05", "B01", "G05"]), A, 10_420, 360, links)
+    state = timed_slap(state, C, 10_440, 380, links)
+    assert ENGINE.next_deadline(state) == 10_440
+
+
+def test_a_slow_link_keeps_the_race_open_long_enough_to_win():
+    links = [(20, 2), (150, 5), (20, 2)]
+    state = timed_slap(race_table(["Y05", "B01", "G05"]), A, 10_270, 250, links)
+    # B (150 ms + jitter 5 + one frame) could still win until S + 250 + 10 + 172.
+    assert ENGINE.next_deadline(state) == 10_432
+    state = timed_slap(state, B, 10_400, 230, links)  # reacted 20 ms faster, arrived 130 ms later
+    assert ENGINE.next_deadline(state) == 10_400  # C (20 ms) can no longer win: close now
+    last = ENGINE.tick(state, 10_400).last
+    assert last is not None and last.winner == B
 
 
 def test_compensation_reverses_arrival_order():
@@ -319,32 +367,59 @@ def test_without_compensation_arrival_order_decides():
 
 
 def test_credit_is_capped_and_a_claim_after_the_race_is_stale():
-    state = race_table(["Y05", "B01", "G05"])
-    state = honest_slap(state, A, 10_400, rtt=20)
-    assert state.slaps[0].at == 10_380 and ENGINE.next_deadline(state) == 10_560
-    c_slap = Move(C, {"type": "slap", "flip": state.flip, "reaction_ms": 250}, 10_750, 500)
+    links = [(20, 0), (20, 0), (500, 0)]
+    state = timed_slap(race_table(["Y05", "B01", "G05"]), A, 10_400, 380, links)
+    # C's link is slower than max_credit_ms (200): it can be forgiven 200 ms, no more.
+    assert state.slaps[0].at == 10_380 and ENGINE.next_deadline(state) == S + 380 + 10 + 200
+    c_slap = Move(
+        C,
+        {"type": "slap", "flip": state.flip, "reaction_ms": 250},
+        10_750,
+        500,
+        Timing(tuple(Link(r, j, {"flip:1": S}) for r, j in links)),
+    )
     # Whether or not the room has ticked the race close yet, C is too late.
     assert illegal(state, c_slap) == "STALE_SLAP"
-    closed = ENGINE.tick(state, 10_560)
+    closed = ENGINE.tick(state, 10_590)
     assert illegal(closed, c_slap) == "STALE_SLAP"
     assert closed.last.winner == A
 
 
 def test_a_larger_credit_cap_lets_the_slow_link_win():
+    links = [(20, 0), (20, 0), (500, 0)]
     state = race_table(["Y05", "B01", "G05"], max_credit_ms=500, race_window_ms=510)
-    state = honest_slap(state, A, 10_400, rtt=20)
-    state = slap(state, C, 10_750, rtt=500, reaction=250)
+    state = timed_slap(state, A, 10_400, 380, links)
+    assert ENGINE.next_deadline(state) == S + 380 + 10 + 500
+    state = timed_slap(state, C, 10_750, 250, links)
     assert state.slaps[1].at == 10_250
     assert close(state).last.winner == C
 
 
-def test_a_lying_client_gets_no_more_than_its_round_trip():
-    for reported in (0, 100, 320, 400, 10**6):
-        state = race_table(["Y05", "B01", "G05"])
-        state = slap(state, C, 10_400, rtt=80, reaction=reported)
-        assert state.slaps[0].at >= 10_320
+def test_a_lying_client_gets_no_more_than_its_round_trip_jitter_and_a_frame():
+    links = [(80, 4), (80, 4), (80, 4)]
+    for reported in (0, 100, 200, 320, 400, 10**6):
+        state = timed_slap(race_table(["Y05", "B01", "G05"]), C, 10_400, reported, links)
+        assert state.slaps[0].at >= 10_400 - (80 + 4 + 17)
+    lying = timed_slap(race_table(["Y05", "B01", "G05"]), C, 10_400, 0, links)
+    assert lying.slaps[0].at == 10_299 and lying.slaps[0].effective_ms == 299
+    assert lying.slaps[0].flags == ("ABOVE_WINDOW", "INHUMAN")
+    assert timed_slap(race_table(["Y05", "B01", "G05"]), C, 10_400, 310, links).slaps[0].flags == ()
+
+
+def test_moves_without_timing_keep_the_old_round_trip_credit():
+    """Logs from before the arbiter (no timing in the move) replay exactly as they were played."""
     lying = slap(race_table(["Y05", "B01", "G05"]), C, 10_400, rtt=80, reaction=0)
-    assert lying.slaps[0].at == 10_320
+    assert (lying.slaps[0].at, lying.slaps[0].credit, lying.slaps[0].flags) == (10_320, 80, ())
+
+
+def test_a_flagged_claim_loses_a_tie_to_a_clean_one():
+    links = [(80, 4), (80, 4), (80, 4)]
+    for seed in ("x", "y", "z", "w"):
+        state = race_table(["Y05", "B01", "G05"], seed=seed)
+        state = timed_slap(state, C, 10_380, 150, links)  # effective 279 (under-reported), flagged
+        state = timed_slap(state, A, 10_365, 285, links)  # honest, 6 ms slower: inside the tie margin
+        last = close(state).last
+        assert last is not None and (last.winner, last.tied) == (A, (A,))
 
 
 def test_claims_within_the_tie_margin_are_a_seeded_draw():
@@ -756,7 +831,7 @@ def test_view_shape_and_legal_actions():
         assert set(view) == keys and view["legal"] == [{"type": "slap", "flip": 1}]
         assert view["deadline"] is None  # its length would tell a pair from no pair
     slapped = slap(pair, B, S + 200)
-    assert ENGINE.view(slapped, None)["deadline"] == S + 200 + 160
+    assert ENGINE.view(slapped, None)["deadline"] == S + 200 + 210
     assert ENGINE.view(slapped, B)["legal"] == [] and ENGINE.view(slapped, A)["seats"][B]["slapped"]
     with pytest.raises(ValueError):
         ENGINE.view(state, 3)
@@ -801,7 +876,7 @@ def test_options_defaults_bounds_and_descriptions():
         3,
         2000,
         15000,
-        160,
+        210,
     )
     assert options.placement_points == (6, 4, 2, 0) and options.two_player_stall_points == (6, 2)
     schema = SlapOptions.model_json_schema()

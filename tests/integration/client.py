@@ -10,6 +10,7 @@ import asyncio
 import itertools
 import json
 import os
+import time
 from typing import Any
 
 import httpx
@@ -18,6 +19,11 @@ from websockets.asyncio.client import ClientConnection, connect
 from app.rooms.diff import apply_patch
 
 TIMEOUT = float(os.environ.get("BORDET_TEST_TIMEOUT", "10"))
+
+
+def clock_ms() -> float:
+    """The client's clock for clock sync (any monotonic clock will do)."""
+    return time.monotonic() * 1000
 
 
 class ProtocolBroken(AssertionError):
@@ -42,6 +48,8 @@ class Client:
         self.finished_frame: int | None = None
         """Index of the first frame after which the room showed the match as finished."""
         self._ids = itertools.count(1)
+        self.pings: list[dict[str, Any]] = []
+        """Every server ping received (the later ones carry the server's clock-sync estimates)."""
 
     async def open(self, hello: bool = True) -> Client:
         self.ws = await connect(self.url, max_size=2**22)
@@ -67,6 +75,7 @@ class Client:
         except Exception:
             self.closed = (self.ws.close_code, self.ws.close_reason)
             raise
+        received = clock_ms()
         assert isinstance(text, str)
         self.frames.append(text)
         msg: dict[str, Any] = json.loads(text)
@@ -92,7 +101,10 @@ class Client:
             if self.view["room"]["status"] == "finished":
                 self.finished_frame = len(self.frames) - 1
         if kind == "ping":
-            await self.send({"type": "pong", "id": msg["id"], "t": msg["t"]})
+            # NTP style: when the ping arrived and when the pong leaves, on this client's clock.
+            pong = {"type": "pong", "id": msg["id"], "t": msg["t"], "t2": received, "t3": clock_ms()}
+            await self.send(pong)
+            self.pings.append(msg)
         elif kind in ("ack", "reject"):
             self.replies[msg["id"]] = msg
         elif kind == "welcome":

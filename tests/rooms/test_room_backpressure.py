@@ -31,12 +31,20 @@ class MemoryPeer:
         self.queue: list[str] = []
         self.received: list[dict[str, Any]] = []
         self.closed_with: tuple[int, str] | None = None
+        self.stimuli: dict[str, tuple[int, int]] = {}
 
     @property
     def rtt(self) -> int | None:
         return None
 
-    def send(self, text: str) -> None:
+    @property
+    def jitter(self) -> int | None:
+        return None
+
+    def written_at(self, seq: int) -> int | None:
+        return None
+
+    def send(self, text: str, seq: int | None = None) -> None:
         if len(self.queue) >= self.capacity:
             self.overflows += 1
             self.queue.clear()

@@ -22,12 +22,12 @@ from typing import Any, ClassVar, Literal
 from app.engines import race
 from app.engines.base import JSON, EngineOptions, IllegalAction, Move, Outcome, SeatSetup
 from app.engines.cards import CardId, build_deck, number_of
-from app.engines.race import Claim
+from app.engines.race import Claim, Fairness, Pending
 from app.engines.rng import Rng
 from app.engines.slap.options import SlapOptions
 from app.engines.slap.scoring import end_kind, score_round
 from app.engines.slap.state import ClosedFlip, FlipKind, Phase, SlapState
-from app.engines.slap.view import result_detail, view, winners
+from app.engines.slap.view import result_detail, ruling_json, view, winners
 
 COLOURS = ("Y", "G", "P", "B")
 NUMBERS = range(1, 11)
@@ -105,6 +105,67 @@ def _reveal_time(state: SlapState) -> int:
     # Set by every Nu!; only phases after one ask for it.
     assert state.reveal_at is not None
     return state.reveal_at
+
+
+def stimulus_key(flip: int) -> str:
+    """The race stimulus of a flip: its cards turning face up."""
+    return f"flip:{flip}"
+
+
+def fairness(options: SlapOptions) -> Fairness:
+    return Fairness(
+        max_credit_ms=options.max_credit_ms,
+        tie_margin_ms=options.tie_margin_ms,
+        enabled=options.latency_compensation,
+    )
+
+
+def _judge(state: SlapState, move: Move, reaction_ms: int | None, key: str) -> Claim:
+    """Rules 3.6: the slap's effective reaction time, from the room's timing of this seat's link.
+
+    A move without timing (logged before the arbiter existed, or built by hand in a test) is
+    judged by the older capped round-trip credit, so such logs replay exactly as they were played.
+    """
+    options = state.options
+    if move.timing is None:
+        at = race.compensated_time(
+            arrival=move.at,
+            stimulus_at=_reveal_time(state),
+            reaction_ms=reaction_ms,
+            rtt=move.rtt,
+            max_credit_ms=options.max_credit_ms,
+            enabled=options.latency_compensation,
+        )
+        return Claim(move.seat, move.at, at, reaction_ms, move.rtt, credit=move.at - at)
+    link = move.timing.link(move.seat)
+    sent, rtt, jitter = (
+        (link.sent.get(key), link.rtt, link.jitter) if link is not None else (None, None, None)
+    )
+    return race.judge(
+        move.seat,
+        move.at,
+        _reveal_time(state),
+        sent=sent,
+        reaction_ms=reaction_ms,
+        rtt=rtt,
+        jitter=jitter,
+        fairness=fairness(options),
+    )
+
+
+def _pending(state: SlapState, move: Move, slaps: Sequence[Claim], key: str) -> list[Pending] | None:
+    """The seats that could still slap this flip and their reach; None when the move carries no links."""
+    if move.timing is None:
+        return None
+    fair = fairness(state.options)
+    claimed = {c.seat for c in slaps}
+    pending = []
+    for seat in range(state.players):
+        link = move.timing.link(seat)
+        if seat in claimed or link is None or key not in link.sent:
+            continue  # slapped already, or never shown this flip (not connected): cannot win it
+        pending.append(Pending(link.sent[key], fair.reach(link.rtt, link.jitter)))
+    return pending
 
 
 class SlapEngine:
@@ -185,6 +246,20 @@ class SlapEngine:
     def view(self, state: SlapState, seat: int | None) -> JSON:
         return view(state, seat)
 
+    # -- race hooks (see app.engines.base.RaceHooks) ----------------------------
+
+    def stimuli(self, state: SlapState) -> tuple[str, ...]:
+        """An open flip is a race stimulus, pair or not (the room must not learn more than players)."""
+        if state.phase in (Phase.FLIP_OPEN, Phase.RACE):
+            return (stimulus_key(state.flip),)
+        return ()
+
+    def rulings(self, state: SlapState) -> Sequence[JSON]:
+        last = state.last
+        if last is None or last.kind is not FlipKind.TRICK or last.winner is None:
+            return ()
+        return (ruling_json(last, state.options),)
+
     def result(self, state: SlapState) -> Outcome:
         return Outcome(
             finished=state.phase is Phase.MATCH_OVER,
@@ -212,23 +287,22 @@ class SlapEngine:
         if state.has_slapped(move.seat):
             raise IllegalAction("ALREADY_SLAPPED", "You already slapped this flip.")
         options = state.options
-        at = race.compensated_time(
-            arrival=move.at,
-            stimulus_at=_reveal_time(state),
-            reaction_ms=action.reaction_ms,
-            rtt=move.rtt,
-            max_credit_ms=options.max_credit_ms,
-            enabled=options.latency_compensation,
-        )
-        slaps = (*state.slaps, Claim(move.seat, move.at, at, action.reaction_ms, move.rtt))
+        key = stimulus_key(state.flip)
+        slaps = (*state.slaps, _judge(state, move, action.reaction_ms, key))
         if not state.has_pair:
             penalties = list(state.penalties)
             penalties[move.seat] += 1
             return replace(state, slaps=slaps, penalties=tuple(penalties))
-        if state.phase is Phase.FLIP_OPEN:
-            deadline = race.race_deadline(move.at, options.race_window_ms)
-            return replace(state, phase=Phase.RACE, slaps=slaps, deadline=deadline)
-        return replace(state, slaps=slaps)
+        # The race stays open only while a seat that has not slapped could still win (rules 3.6).
+        deadline = race.close_time(
+            slaps,
+            _pending(state, move, slaps, key),
+            _reveal_time(state),
+            now=move.at,
+            tie_margin_ms=options.tie_margin_ms,
+            window_ms=options.race_window_ms,
+        )
+        return replace(state, phase=Phase.RACE, slaps=slaps, deadline=deadline)
 
     # -- timed transitions -------------------------------------------------------
 

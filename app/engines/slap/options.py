@@ -4,7 +4,7 @@ The class docstring and the field descriptions end up in the JSON schema, so
 they are written for the host choosing options.
 
 >>> SlapOptions().race_window_ms
-160
+210
 >>> from pydantic import ValidationError
 >>> try:
 ...     SlapOptions(max_credit_ms=500, race_window_ms=200)
@@ -55,16 +55,20 @@ class SlapOptions(EngineOptions):
         15000, description="A pair nobody slaps goes back to its players after this long (0 = wait forever)."
     )
     race_window_ms: Ms = Field(
-        160,
-        description="After the first slap on a pair, later slaps still count this long "
-        "(at least max_credit_ms + tie_margin_ms).",
+        210,
+        description="A race closes as soon as no player who has not slapped could still win; at the "
+        "latest this long after the first slap (at least max_credit_ms + tie_margin_ms).",
     )
-    max_credit_ms: Ms = Field(150, description="Most network-delay credit any slap can get.")
+    max_credit_ms: Ms = Field(
+        200, description="Most network time any slap is forgiven (round trip, jitter and one frame)."
+    )
     tie_margin_ms: Ms = Field(
-        10, description="Slaps this close together are a tie, settled by a random draw."
+        10, description="Reaction times this close together are a tie, settled by a random draw."
     )
     latency_compensation: bool = Field(
-        True, description="Judge slaps by reaction time corrected for network delay; off = by arrival order."
+        True,
+        description="Judge slaps by each player's reaction time, checked against their measured network; "
+        "off = by arrival order.",
     )
     trick_pause_ms: Ms = Field(1500, description="How long a won trick stays on screen.")
     nopair_pause_ms: Ms = Field(300, description="Pause after a flip without a winner.")

@@ -14,6 +14,7 @@ from typing import Any
 
 from app.engines.base import JSON
 from app.engines.race import Claim
+from app.engines.slap.options import SlapOptions
 from app.engines.slap.state import ClosedFlip, Phase, RoundRecord, SlapState
 
 _OPEN = (Phase.FLIP_OPEN, Phase.RACE)
@@ -54,7 +55,31 @@ def record_json(record: RoundRecord) -> JSON:
 
 
 def _claim_json(claim: Claim, reveal_at: int) -> JSON:
-    return {"seat": claim.seat, "arrival": claim.arrival, "at": claim.at, "reaction": claim.at - reveal_at}
+    reaction = claim.effective_ms if claim.effective_ms is not None else claim.at - reveal_at
+    return {
+        "seat": claim.seat,
+        "arrival": claim.arrival,
+        "at": claim.at,
+        "reaction": reaction,
+        "claimed": claim.reaction_ms,
+        "credit": claim.credit,
+        "flags": list(claim.flags),
+    }
+
+
+def ruling_json(last: ClosedFlip, options: SlapOptions) -> JSON:
+    """The audit record of a race: every claim with all the arbiter's inputs and workings."""
+    return {
+        "race": f"flip:{last.flip}",
+        "stimulus_at": last.reveal_at,
+        "closed_at": last.closed_at,
+        "winner": last.winner,
+        "tied": list(last.tied),
+        "tie_margin_ms": options.tie_margin_ms,
+        "max_credit_ms": options.max_credit_ms,
+        "compensation": options.latency_compensation,
+        "claims": [c.to_json() for c in last.claims],
+    }
 
 
 def last_json(last: ClosedFlip | None) -> JSON | None:

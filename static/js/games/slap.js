@@ -169,15 +169,16 @@ class SlapTable {
     setAttr(this.center, "data-flip", g.flip);
     const open = OPEN.has(g.phase);
 
-    // The moment the cards were painted here: the first animation frame after the frame that
-    // applied them (protocol: reaction_ms runs from it to the input event's timestamp).
+    // The moment the cards are painted: the animation frame right after the DOM update that
+    // shows them (the server allows one frame between receipt and paint; reaction_ms runs
+    // from it to the input event's timestamp).
     if (open && this.shownFlip !== g.flip) {
       const flip = g.flip;
       this.shownFlip = flip;
-      this.shownAt = performance.now(); // until the frames below have run
-      requestAnimationFrame(() => requestAnimationFrame((frame) => {
+      this.shownAt = performance.now(); // until the frame below has run
+      requestAnimationFrame((frame) => {
         if (this.shownFlip === flip) this.shownAt = frame;
-      }));
+      });
     }
 
     const last = g.last;

@@ -1,0 +1,121 @@
+"""Clock sync of one connection: NTP-style samples from the server's pings (pure state and update).
+
+Each sample has four timestamps: the server sends a ``ping`` at ``t1`` (room
+clock), the client receives it at ``t2`` and answers with a ``pong`` at ``t3``
+(both on the client's clock), the server reads the pong at ``t4``::
+
+    rtt    = (t4 - t1) - (t3 - t2)           the network round trip, without the client's own delay
+    offset = ((t1 - t2) + (t4 - t3)) / 2     room time = client time + offset
+
+A window of recent samples gives the estimates: the round trip is the window's
+minimum (the path without queueing), the jitter band a high percentile minus
+that minimum, and the offset comes from the minimum-round-trip sample (the one
+least distorted by queueing). The offset drives the client's countdowns; the
+round trip and jitter bound what a reaction claim may be credited
+(:mod:`app.engines.race`).
+
+A client 5 s ahead of the room clock, on a 40 ms link with a little jitter:
+
+>>> sync = ClockSync()
+>>> for t1, extra in ((1000, 6), (3000, 0), (5000, 2), (7000, 9)):
+...     t2 = t1 + 20 + 5000.0 + extra
+...     t4 = t1 + 40 + extra + 1
+...     _ = sync.add(t1, t2, t2 + 1.0, t4)
+>>> sync.rtt, sync.jitter, sync.offset, sync.samples
+(40, 9, -5000.0, 4)
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass
+
+MAX_RTT_MS = 30_000.0
+"""Samples with a longer round trip are dropped as nonsense."""
+STAMP_MS = 1.0
+"""The room clock's resolution: a round trip down to minus this is a fast link, not nonsense."""
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    rtt: float
+    offset: float | None
+    """None for a pong without the client's timestamps (an older client)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LinkStats:
+    """The estimates of one connection, as the room logs them with a race claim."""
+
+    rtt: int | None
+    jitter: int | None
+    offset: float | None
+    samples: int
+
+
+class ClockSync:
+    """A window of the connection's recent samples and the estimates drawn from it."""
+
+    def __init__(self, window: int = 16, percentile: float = 0.9) -> None:
+        if window < 1 or not 0 < percentile <= 1:
+            raise ValueError("a window holds at least one sample; the percentile is in (0, 1]")
+        self._samples: deque[Sample] = deque(maxlen=window)
+        self._percentile = percentile
+        self.rtt: int | None = None
+        """Smallest round trip of the window (ms, rounded up), None before the first sample."""
+        self.jitter: int | None = None
+        """The window's ``percentile`` round trip minus its smallest (ms, rounded up)."""
+        self.offset: float | None = None
+        """Room time minus client time (ms, 0.1 ms resolution), from the smallest-round-trip sample."""
+
+    @property
+    def samples(self) -> int:
+        return len(self._samples)
+
+    def stats(self) -> LinkStats:
+        return LinkStats(self.rtt, self.jitter, self.offset, len(self._samples))
+
+    def add(self, t1: float, t2: float, t3: float, t4: float) -> Sample | None:
+        """Add one four-timestamp sample; returns it, or None when it makes no sense (then it is dropped).
+
+        >>> ClockSync().add(1000, 50.0, 40.0, 1030) is None  # the client answered before it received
+        True
+        >>> ClockSync().add(1000, 50.0, 50.6, 1000).rtt  # loopback: the stamps cannot tell 0.3 ms
+        0.0
+        """
+        held = t3 - t2
+        rtt = (t4 - t1) - held
+        if not (held >= 0 and -STAMP_MS <= rtt <= MAX_RTT_MS and math.isfinite(rtt)):
+            return None
+        rtt = max(rtt, 0.0)  # a sub-millisecond link, seen through whole-millisecond stamps
+        offset = ((t1 - t2) + (t4 - t3)) / 2
+        if not math.isfinite(offset):
+            return None
+        return self._add(Sample(rtt, offset))
+
+    def add_rtt(self, rtt: float) -> Sample | None:
+        """A sample from a pong without client timestamps: the round trip only.
+
+        >>> sync = ClockSync()
+        >>> _ = sync.add_rtt(48); _ = sync.add_rtt(-3)
+        >>> sync.rtt, sync.jitter, sync.offset
+        (48, 0, None)
+        """
+        if not 0 <= rtt <= MAX_RTT_MS:
+            return None
+        return self._add(Sample(float(rtt), None))
+
+    def _add(self, sample: Sample) -> Sample:
+        self._samples.append(sample)
+        rtts = sorted(s.rtt for s in self._samples)
+        low = rtts[0]
+        high = rtts[max(0, math.ceil(self._percentile * len(rtts)) - 1)]
+        self.rtt = math.ceil(low)
+        self.jitter = math.ceil(high - low)
+        timed = [s for s in self._samples if s.offset is not None]
+        if timed:
+            best = min(timed, key=lambda s: s.rtt)
+            assert best.offset is not None
+            self.offset = round(best.offset, 1)
+        return sample

@@ -1,0 +1,595 @@
+"""Fairness benchmark: does the player who really reacted first win, whatever their latency?
+
+Run with ``python -m bench.fairness`` (``--help`` for options). Two parts:
+
+1. **Synthetic** (no sockets, seconds): thousands of seeded races of :mod:`bench.race_sim` per
+   scenario, through the real arbiter (:mod:`app.engines.race`).
+2. **Real sockets**: a real server (``uvicorn app.main:app``, real clock, temporary SQLite) and,
+   per scenario, one Slap table with four seats: two simulated players who race, each behind its
+   own :class:`bench.relay.DelayRelay` (a userspace TCP proxy adding the scenario's round trip and
+   jitter), and two seats that never connect (they only make pairs common: four cards of ten
+   numbers show a pair half of the time). The server calls Nu! itself; on every flip with a pair
+   both players slap after their scripted reaction time, measured the way the browser client
+   does: from the paint (the next animation frame after the reveal frame arrived, simulated as
+   0-16.7 ms) to the input; a lying client reports that minus a constant. Each simulated player
+   answers pings with its own skewed clock (NTP-style ``t2``/``t3``).
+
+For every race (a flip with a pair that both racers slapped) it compares who was truly faster
+(the smaller actual reaction) with who won the server's ruling, and with who would have won by
+arrival order alone (the earlier arrival). A table prints, per scenario: races, how often the
+truly faster player won the ruling, how often arrival order would have given it to them, ties
+(seeded draws), the share of racer A, the share of each racer's claims that were flagged, and
+how long a race stayed open after its first claim.
+
+The same machinery drives ``tests/integration/test_fair_races.py`` (:func:`run_table`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import itertools
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import orjson
+from websockets.asyncio.client import ClientConnection, connect
+
+from app.engines.race import Fairness
+from app.rooms.diff import apply_patch
+from bench import race_sim
+from bench.relay import DelayRelay
+
+FRAME_MS = 1000 / 60
+OPEN_PHASES = ("FLIP_OPEN", "RACE")
+
+#: Quick Slap timings for the race tables (valid SlapOptions; the race settings keep their defaults).
+TABLE_OPTIONS: dict[str, Any] = {
+    "rounds": 10,
+    "nu_mode": "auto",
+    "auto_nu_ms": 100,
+    "nu_lead_ms": 100,
+    "no_pair_window_ms": 60,
+    "pair_timeout_ms": 3000,
+    "trick_pause_ms": 100,
+    "nopair_pause_ms": 60,
+    "round_time_limit_s": 0,
+    "round_end_pause_ms": 150,
+}
+
+
+# --------------------------------------------------------------------------- scenarios
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """Two racers, A (index 0) and B (index 1).
+
+    ``links`` are their (round trip, jitter) in ms. A is truly faster by ``faster_ms`` every race,
+    unless ``spread_ms`` is set: then both draw their reaction independently around the same mean
+    (equal reflexes). ``lie_ms`` is how much each one under-reports its reaction.
+    """
+
+    name: str
+    links: tuple[tuple[float, float], tuple[float, float]]
+    faster_ms: float = 0.0
+    spread_ms: float = 0.0
+    lie_ms: tuple[float, float] = (0.0, 0.0)
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def reactions(self, seed: str, match: int, flip: int) -> tuple[float, float]:
+        """The scripted reaction times of A and B for one flip (the same whoever asks)."""
+        rng = random.Random(f"{seed}:{match}:{flip}")
+        base = rng.uniform(170, 270)
+        if self.spread_ms:
+            return (max(120.0, rng.gauss(base, self.spread_ms)), max(120.0, rng.gauss(base, self.spread_ms)))
+        return base, base + self.faster_ms
+
+
+SCENARIOS: list[Scenario] = [
+    Scenario("A faster by 30, both 20 ms", ((20, 2), (20, 2)), faster_ms=30),
+    Scenario("A faster by 30, A 150 ms / B 20 ms", ((150, 3), (20, 2)), faster_ms=30),
+    Scenario("A faster by 60, A 150 ms / B 20 ms", ((150, 3), (20, 2)), faster_ms=60),
+    Scenario("A faster by 30, A 20 ms / B 150 ms", ((20, 2), (150, 3)), faster_ms=30),
+    Scenario("equal reflexes, A 20 ms / B 150 ms", ((20, 2), (150, 3)), spread_ms=40),
+    Scenario("B lies by 100 ms, A 150 ms faster by 40", ((150, 3), (20, 2)), faster_ms=40, lie_ms=(0, 100)),
+    Scenario(
+        "compensation off, A faster by 60 on 150 ms",
+        ((150, 3), (20, 2)),
+        faster_ms=60,
+        options={"latency_compensation": False},
+    ),
+]
+
+
+# --------------------------------------------------------------------------- a simulated player
+
+
+def sim_synced(sim: SimPlayer) -> Callable[[], bool]:
+    return lambda: sim.synced
+
+
+def has_pair(game: dict[str, Any]) -> bool:
+    numbers = [int(s["card"][1:]) for s in game["seats"] if s["card"]]
+    return len(set(numbers)) < len(numbers)
+
+
+@dataclass
+class Slap:
+    painted: float
+    actual_ms: float
+    reported_ms: int
+
+
+class SimPlayer:
+    """One WebSocket client behind a relay: keeps its view, answers pings, slaps pairs on script."""
+
+    def __init__(
+        self,
+        url: str,
+        token: str,
+        index: int,
+        reaction: Callable[[int, int], float],
+        *,
+        lie_ms: float = 0.0,
+        skew_ms: float = 0.0,
+        seed: int = 0,
+    ) -> None:
+        self.url, self.token, self.index = url, token, index
+        self.reaction = reaction
+        self.lie_ms = lie_ms
+        self.skew_ms = skew_ms
+        self.rng = random.Random(seed)
+        self.ws: ClientConnection | None = None
+        self.view: dict[str, Any] | None = None
+        self.seq = 0
+        self.offset: float | None = None
+        self.rtt: int | None = None
+        self.jitter: int | None = None
+        self.slaps: dict[tuple[int, int], Slap] = {}
+        """(match id, flip) -> what this player did."""
+        self.closed: dict[tuple[int, int], dict[str, Any]] = {}
+        """(match id, flip) -> the view's ``last`` record of that closed flip."""
+        self.replies: dict[str, dict[str, Any]] = {}
+        self.changed = asyncio.Event()
+        self.errors: list[str] = []
+        self._seen: set[tuple[int, int]] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._reader: asyncio.Task[None] | None = None
+
+    def now(self) -> float:
+        """This player's clock (ms): monotonic, with its own offset from every other clock."""
+        return time.monotonic() * 1000 + self.skew_ms
+
+    async def open(self) -> SimPlayer:
+        self.ws = await connect(self.url, max_size=2**22)
+        await self.ws.send(orjson.dumps({"type": "hello", "token": self.token}).decode())
+        self._reader = asyncio.create_task(self._read())
+        return self
+
+    async def close(self) -> None:
+        for task in [*self._tasks, *([self._reader] if self._reader else [])]:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await self.ws.close()
+
+    def countdown(self, deadline: int) -> float:
+        """What the browser shows: ``deadline - (client clock + offset)``, in ms."""
+        assert self.offset is not None
+        return deadline - (self.now() + self.offset)
+
+    async def until(self, predicate: Callable[[], bool], timeout: float) -> None:
+        async with asyncio.timeout(timeout):
+            while not predicate():
+                self.changed.clear()
+                if self._reader is not None and self._reader.done():
+                    raise RuntimeError(f"player {self.index} lost its connection: {self.errors}")
+                await self.changed.wait()
+
+    @property
+    def synced(self) -> bool:
+        return self.offset is not None and self.rtt is not None
+
+    async def _read(self) -> None:
+        assert self.ws is not None
+        try:
+            async for text in self.ws:
+                received = self.now()
+                msg = orjson.loads(text)
+                kind = msg["type"]
+                if kind == "ping":
+                    pong = {"type": "pong", "id": msg["id"], "t": msg["t"], "t2": received, "t3": self.now()}
+                    await self.ws.send(orjson.dumps(pong).decode())
+                    if msg.get("offset") is not None:
+                        self.offset, self.rtt, self.jitter = msg["offset"], msg.get("rtt"), msg.get("jitter")
+                elif kind == "snapshot":
+                    self.seq, self.view = msg["seq"], msg["view"]
+                    self._on_view(received)
+                elif kind == "patch":
+                    if msg["seq"] != self.seq + 1 or self.view is None:
+                        self.errors.append(f"frame gap at {msg['seq']}")
+                        await self.ws.send('{"type":"resync"}')
+                        continue
+                    self.seq = msg["seq"]
+                    self.view = apply_patch(self.view, msg["ops"])
+                    self._on_view(received)
+                elif kind in ("ack", "reject"):
+                    self.replies[msg["id"]] = msg
+                elif kind == "error":
+                    self.errors.append(f"{msg['code']}: {msg['message']}")
+                self.changed.set()
+        finally:
+            self.changed.set()
+
+    def _on_view(self, received: float) -> None:
+        assert self.view is not None
+        game, match = self.view["game"], self.view["room"]["match"]
+        if game is None or match is None:
+            return
+        key = (match["id"], game["flip"])
+        if game["phase"] in OPEN_PHASES and key not in self._seen:
+            self._seen.add(key)
+            if has_pair(game):
+                # Painted at the next animation frame; the reaction is measured from there.
+                painted = received + self.rng.uniform(0, FRAME_MS)
+                task = asyncio.create_task(self._slap(key, painted))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+        last = game["last"]
+        if last is not None and (match["id"], last["flip"]) not in self.closed:
+            self.closed[(match["id"], last["flip"])] = last
+
+    async def _slap(self, key: tuple[int, int], painted: float) -> None:
+        assert self.ws is not None
+        target = painted + self.reaction(*key)
+        await asyncio.sleep(max(0.0, target - self.now()) / 1000)  # the player's reaction time
+        at = self.now()
+        actual = at - painted
+        reported = max(0, round(actual - self.lie_ms))
+        self.slaps[key] = Slap(painted, actual, reported)
+        action = {"type": "slap", "flip": key[1], "reaction_ms": reported}
+        await self.ws.send(
+            orjson.dumps({"type": "action", "id": f"s{key[0]}-{key[1]}", "action": action}).decode()
+        )
+
+
+# --------------------------------------------------------------------------- one table
+
+
+@dataclass(frozen=True)
+class RaceRecord:
+    reactions: tuple[float, float]
+    """Each racer's actual reaction (ms, from its paint to its slap)."""
+    winner: int | None
+    """The racer (0 = A, 1 = B) the server's ruling gave the trick to."""
+    arrival_winner: int
+    tied: bool
+    flagged: tuple[bool, bool]
+    close_wait: int
+    """How long the race stayed open after its first claim arrived (ms)."""
+    claims: tuple[dict[str, Any], ...]
+
+    @property
+    def truly_faster(self) -> int:
+        return 0 if self.reactions[0] < self.reactions[1] else 1
+
+
+@dataclass
+class TableResult:
+    scenario: Scenario
+    races: list[RaceRecord]
+    links: list[tuple[int | None, int | None]]
+    """Each racer's (rtt, jitter) as the server last reported them."""
+    seconds: float
+
+    def share(self, pick: Callable[[RaceRecord], bool], among: Callable[[RaceRecord], bool] = bool) -> float:
+        pool = [r for r in self.races if among(r)]
+        return sum(pick(r) for r in pool) / len(pool) if pool else float("nan")
+
+
+def _records(players: list[SimPlayer]) -> list[RaceRecord]:
+    out = []
+    a, b = players
+    for key, last in sorted(a.closed.items()):
+        if last["kind"] != "TRICK" or key not in a.slaps or key not in b.slaps:
+            continue
+        claims = tuple(c for c in last["claims"] if c["seat"] in (0, 1))
+        if not claims:
+            continue
+        first = min(claims, key=lambda c: (c["arrival"], c["seat"]))
+        flagged = tuple(any(c["seat"] == i and c["flags"] for c in claims) for i in (0, 1))
+        out.append(
+            RaceRecord(
+                reactions=(a.slaps[key].actual_ms, b.slaps[key].actual_ms),
+                winner=last["winner"] if last["winner"] in (0, 1) else None,
+                arrival_winner=first["seat"],
+                tied=len(last["tied"]) > 1,
+                flagged=(flagged[0], flagged[1]),
+                close_wait=last["closed_at"] - first["arrival"],
+                claims=claims,
+            )
+        )
+    return out
+
+
+async def run_table(
+    http_base: str,
+    target: tuple[str, int],
+    scenario: Scenario,
+    races: int,
+    *,
+    seed: int = 0,
+    timeout_s: float = 120.0,
+) -> TableResult:
+    """Play ``races`` races of ``scenario`` on a fresh table of the server at ``http_base``.
+
+    The racers connect through relays in front of ``target`` (the server's host and port).
+    Returns early with fewer races when ``timeout_s`` runs out.
+    """
+    started = time.monotonic()
+    name_seed = f"{scenario.name}:{seed}"
+    async with httpx.AsyncClient(base_url=http_base, timeout=30) as http:
+
+        async def player(name: str) -> str:
+            r = await http.post("/api/players", json={"name": name})
+            r.raise_for_status()
+            token: str = r.json()["token"]
+            return token
+
+        tokens = [await player(n) for n in ("Ana", "Bo", "Cy", "Di")]
+        options = {**TABLE_OPTIONS, **scenario.options}
+        r = await http.post(
+            "/api/rooms",
+            json={"game": "slap", "options": options, "public": False},
+            headers={"Authorization": f"Bearer {tokens[0]}"},
+        )
+        r.raise_for_status()
+        code = r.json()["code"]
+        for seat, token in enumerate(tokens[1:], start=1):
+            r = await http.post(
+                f"/api/rooms/{code}/seats",
+                json={"seat": seat, "prefs": {}},
+                headers={"Authorization": f"Bearer {token}"},
+            )
+            r.raise_for_status()
+
+        relays = [
+            DelayRelay.symmetric(target[0], target[1], rtt, jitter, seed=seed * 10 + i)
+            for i, (rtt, jitter) in enumerate(scenario.links)
+        ]
+        players: list[SimPlayer] = []
+        try:
+            for relay in relays:
+                await relay.start()
+            for i, relay in enumerate(relays):
+
+                def reaction(match: int, flip: int, i: int = i) -> float:
+                    return scenario.reactions(name_seed, match, flip)[i]
+
+                sim = SimPlayer(
+                    f"ws://{relay.host}:{relay.port}/ws/rooms/{code}",
+                    tokens[i],
+                    i,
+                    reaction,
+                    lie_ms=scenario.lie_ms[i],
+                    skew_ms=(-1) ** i * random.Random(seed + i).uniform(1e5, 1e7),
+                    seed=seed * 100 + i,
+                )
+                players.append(await sim.open())
+            for sim in players:
+                await sim.until(sim_synced(sim), timeout=15)
+
+            async def start() -> None:
+                r = await http.post(
+                    f"/api/rooms/{code}/start", headers={"Authorization": f"Bearer {tokens[0]}"}
+                )
+                if r.status_code != 200 and r.json().get("code") != "GAME_RUNNING":
+                    r.raise_for_status()
+
+            await start()
+            end = started + timeout_s
+            observer = players[0]
+            while len(_records(players)) < races and time.monotonic() < end:
+                with contextlib.suppress(TimeoutError):
+                    await observer.until(lambda: False, timeout=min(1.0, max(0.01, end - time.monotonic())))
+                view = observer.view
+                if view is not None and view["room"]["status"] == "finished":
+                    await start()  # a new match, the same players
+                    await observer.until(
+                        lambda: observer.view is not None and observer.view["room"]["status"] == "playing",
+                        timeout=10,
+                    )
+            # Let the last started races finish so every record is complete.
+            return TableResult(
+                scenario,
+                _records(players)[:races],
+                [(p.rtt, p.jitter) for p in players],
+                time.monotonic() - started,
+            )
+        finally:
+            for sim in players:
+                await sim.close()
+            for relay in relays:
+                await relay.close()
+
+
+# --------------------------------------------------------------------------- synthetic part
+
+
+@dataclass(frozen=True)
+class SyntheticRow:
+    name: str
+    races: int
+    faster_wins: float
+    arrival_wins: float
+    ties: float
+    a_share: float
+    flagged: tuple[float, float]
+
+
+def synthetic(n: int, seed: int = 1) -> list[SyntheticRow]:
+    rows = []
+    for index, sc in enumerate(SCENARIOS):
+        fair = Fairness(enabled=sc.options.get("latency_compensation", True), tie_margin_ms=10)
+        rng = random.Random(seed * 1000 + index)
+        outcomes = []
+        truths = []
+        for _ in range(n):
+            base = rng.uniform(170, 270)
+            if sc.spread_ms:
+                r = (rng.gauss(base, sc.spread_ms), rng.gauss(base, sc.spread_ms))
+            else:
+                r = (base, base + sc.faster_ms)
+            racers = [
+                race_sim.Racer(race_sim.Link(*sc.links[i]), max(120.0, r[i]), sc.lie_ms[i]) for i in (0, 1)
+            ]
+            outcomes.append(race_sim.simulate(racers, rng, fair, window_ms=210))
+            truths.append(0 if racers[0].reaction_ms < racers[1].reaction_ms else 1)
+        rows.append(
+            SyntheticRow(
+                sc.name,
+                n,
+                sum(o.winner == t for o, t in zip(outcomes, truths, strict=True)) / n,
+                sum(o.arrival_winner == t for o, t in zip(outcomes, truths, strict=True)) / n,
+                sum(len(o.tied) > 1 for o in outcomes) / n,
+                sum(o.winner == 0 for o in outcomes) / n,
+                (
+                    sum(bool(o.claims[0].flags) for o in outcomes) / n,
+                    sum(bool(o.claims[1].flags) for o in outcomes) / n,
+                ),
+            )
+        )
+    return rows
+
+
+# --------------------------------------------------------------------------- output
+
+
+def _pct(x: float) -> str:
+    return "  -  " if x != x else f"{100 * x:5.1f}%"
+
+
+def render(synth: list[SyntheticRow], tables: list[TableResult]) -> str:
+    lines = []
+    if synth:
+        lines.append(f"Synthetic races ({synth[0].races} per scenario, arbiter only, tie margin 10 ms)")
+        lines.append("")
+        lines.append("| scenario | faster wins: ruling | by arrival order | ties | A wins | flagged A / B |")
+        lines.append("|---|---:|---:|---:|---:|---:|")
+        for s in synth:
+            lines.append(
+                f"| {s.name} | {_pct(s.faster_wins)} | {_pct(s.arrival_wins)} | {_pct(s.ties)} | "
+                f"{_pct(s.a_share)} | {_pct(s.flagged[0])} / {_pct(s.flagged[1])} |"
+            )
+        lines.append("")
+    if tables:
+        lines.append("Real sockets (real server, relays in front of each racer, Slap tables)")
+        lines.append("")
+        lines.append(
+            "| scenario | races | faster wins: ruling | by arrival order | ties | A wins | "
+            "flagged A / B | open after 1st claim (median) | server rtt/jitter A, B |"
+        )
+        lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+        for t in tables:
+            rs = t.races
+            waits = [r.close_wait for r in rs]
+            links = ", ".join(f"{rtt}/{jit}" for rtt, jit in t.links)
+            lines.append(
+                f"| {t.scenario.name} | {len(rs)} | {_pct(t.share(lambda r: r.winner == r.truly_faster))} | "
+                f"{_pct(t.share(lambda r: r.arrival_winner == r.truly_faster))} | "
+                f"{_pct(t.share(lambda r: r.tied))} | {_pct(t.share(lambda r: r.winner == 0))} | "
+                f"{_pct(t.share(lambda r: r.flagged[0]))} / {_pct(t.share(lambda r: r.flagged[1]))} | "
+                f"{statistics.median(waits) if waits else '-'} ms | {links} |"
+            )
+    return "\n".join(lines)
+
+
+def as_json(synth: list[SyntheticRow], tables: list[TableResult]) -> dict[str, Any]:
+    return {
+        "synthetic": [s.__dict__ for s in synth],
+        "tables": [
+            {
+                "scenario": t.scenario.name,
+                "races": len(t.races),
+                "faster_wins": t.share(lambda r: r.winner == r.truly_faster),
+                "arrival_wins": t.share(lambda r: r.arrival_winner == r.truly_faster),
+                "ties": t.share(lambda r: r.tied),
+                "a_share": t.share(lambda r: r.winner == 0),
+                "flagged": [t.share(lambda r: r.flagged[0]), t.share(lambda r: r.flagged[1])],
+                "median_open_ms": statistics.median([r.close_wait for r in t.races]) if t.races else None,
+                "links": t.links,
+                "seconds": round(t.seconds, 1),
+                "winners_by_truth": dict(Counter(f"{r.truly_faster}->{r.winner}" for r in t.races)),
+            }
+            for t in tables
+        ],
+    }
+
+
+# --------------------------------------------------------------------------- main
+
+
+async def _run_tables(
+    http_base: str, port: int, scenarios: list[Scenario], races: int, parallel: int
+) -> list[TableResult]:
+    limit = asyncio.Semaphore(parallel)
+    counter = itertools.count()
+
+    async def one(sc: Scenario) -> TableResult:
+        async with limit:
+            result = await run_table(http_base, ("127.0.0.1", port), sc, races, seed=next(counter))
+            print(f"  {sc.name}: {len(result.races)} races in {result.seconds:.0f} s", file=sys.stderr)
+            return result
+
+    return list(await asyncio.gather(*(one(sc) for sc in scenarios)))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.fairness", description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--races", type=int, default=100, help="races per scenario over real sockets (1-2000)"
+    )
+    parser.add_argument("--synthetic", type=int, default=5000, help="synthetic races per scenario (0: none)")
+    parser.add_argument("--parallel", type=int, default=3, help="tables played at the same time (1-8)")
+    parser.add_argument("--only", help="only scenarios whose name contains this text")
+    parser.add_argument("--no-sockets", action="store_true", help="skip the real-socket part")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    args = parser.parse_args(argv)
+    if not 1 <= args.races <= 2000 or not 1 <= args.parallel <= 8 or not 0 <= args.synthetic <= 200_000:
+        parser.error("--races 1-2000, --parallel 1-8, --synthetic 0-200000")
+    scenarios = [s for s in SCENARIOS if not args.only or args.only in s.name]
+    synth = synthetic(args.synthetic) if args.synthetic else []
+    tables: list[TableResult] = []
+    if not args.no_sockets:
+        from bench.slap_load import ServerProcess
+
+        with tempfile.TemporaryDirectory(prefix="bordet-fairness-") as tmp:
+            server = ServerProcess(f"sqlite+aiosqlite:///{tmp}/fairness.db", Path(tmp) / "server.log")
+            server.start(cpus=None)
+            print(f"server pid {server.pid} on port {server.port}", file=sys.stderr)
+            try:
+                tables = asyncio.run(
+                    _run_tables(server.base, server.port, scenarios, args.races, args.parallel)
+                )
+            finally:
+                server.stop()
+    print(json.dumps(as_json(synth, tables), indent=2) if args.json else render(synth, tables))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
