@@ -9,19 +9,16 @@ fake connections whose links and write delays are chosen by the test.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 from typing import Any
 
-import pytest
-
-from app.db.store import EventLog, Store, migrate
 from app.engines.base import RULINGS_KEY, TIMING_KEY
 from app.rooms.clock import ManualClock
 from app.rooms.manager import RoomManager
 from app.rooms.replay import replay
 from app.rooms.room import Room
+from tests.rooms.conftest import settle
 
 
 class TimedPeer:
@@ -61,28 +58,6 @@ class TimedPeer:
 
     def reply(self, action_id: str) -> dict[str, Any]:
         return next(f for f in self.frames if f.get("id") == action_id)
-
-
-@pytest.fixture
-async def manager(tmp_path: Path) -> AsyncIterator[RoomManager]:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'rooms.db'}"
-    await migrate(url)
-    store = Store(url)
-    log = EventLog(store)
-    await log.start()
-    manager = RoomManager(store, log, ManualClock())
-    yield manager
-    await manager.stop()
-    await log.stop()
-    await store.close()
-
-
-async def settle(room: Room) -> None:
-    async def noop() -> None:
-        return None
-
-    for _ in range(3):
-        await room.call(noop)
 
 
 async def advance(manager: RoomManager, room: Room, ms: int) -> None:

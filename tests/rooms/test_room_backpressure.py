@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Callable
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
-import pytest
-
-from app.db.store import EventLog, Store, migrate
-from app.rooms.clock import ManualClock
 from app.rooms.diff import apply_patch
 from app.rooms.manager import RoomManager
 from app.rooms.room import Room
+from tests.rooms.conftest import settle
 
 
 class MemoryPeer:
@@ -63,20 +59,6 @@ class MemoryPeer:
         return frames
 
 
-@pytest.fixture
-async def manager(tmp_path: Path) -> AsyncIterator[RoomManager]:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'rooms.db'}"
-    await migrate(url)
-    store = Store(url)
-    log = EventLog(store)
-    await log.start()
-    manager = RoomManager(store, log, ManualClock())
-    yield manager
-    await manager.stop()
-    await log.stop()
-    await store.close()
-
-
 async def lobby_with_peers(
     manager: RoomManager, slow_capacity: int
 ) -> tuple[Room, str, MemoryPeer, MemoryPeer]:
@@ -89,16 +71,6 @@ async def lobby_with_peers(
     await room.call(lambda: room.connect(slow, guest.name))
     await settle(room)
     return room, host.id, fast, slow
-
-
-async def noop() -> None:
-    return None
-
-
-async def settle(room: Room) -> None:
-    """Let the room finish its turns: each call completes inside a later turn than the last."""
-    for _ in range(3):
-        await room.call(noop)
 
 
 async def flip_public(room: Room, host_id: str, times: int) -> None:
