@@ -33,6 +33,28 @@ S = 10_000
 # -- helpers -------------------------------------------------------------------
 
 
+VIEW_KEYS = {
+    "game",
+    "phase",
+    "round",
+    "rounds",
+    "flip",
+    "starter",
+    "nu_mode",
+    "deadline",
+    "reveal_at",
+    "round_started_at",
+    "time_limit_at",
+    "seats",
+    "totals",
+    "scores",
+    "last",
+    "winners",
+    "you",
+    "legal",
+}
+
+
 def new_game(players: int = 3, *, seed: str = "test", now: int = 0, colours=None, **options) -> SlapState:
     options.setdefault("first_starter", A)
     colours = colours or COLOURS_BY_SIZE[players]
@@ -796,26 +818,7 @@ def test_next_deadline_follows_every_phase():
 
 def test_view_shape_and_legal_actions():
     state = new_game(3)
-    keys = {
-        "game",
-        "phase",
-        "round",
-        "rounds",
-        "flip",
-        "starter",
-        "nu_mode",
-        "deadline",
-        "reveal_at",
-        "round_started_at",
-        "time_limit_at",
-        "seats",
-        "totals",
-        "scores",
-        "last",
-        "winners",
-        "you",
-        "legal",
-    }
+    keys = VIEW_KEYS
     v = ENGINE.view(state, A)
     assert set(v) == keys and v["game"] == "slap" and v["phase"] == "AWAIT_NU"
     assert v["legal"] == [{"type": "nu"}] and v["you"] == A

@@ -17,29 +17,10 @@ import pytest
 from app.engines.base import IllegalAction, Move, SeatSetup
 from app.engines.cards import build_deck, number_of
 from app.engines.slap import NUMBERS, EndKind, FlipKind, Phase, SlapEngine, SlapOptions, SlapState
+from tests.engines.test_slap import VIEW_KEYS
 
 ENGINE = SlapEngine()
 CARD_RE = re.compile(r"\b[YGPB]\d\d\b")
-VIEW_KEYS = {
-    "game",
-    "phase",
-    "round",
-    "rounds",
-    "flip",
-    "starter",
-    "nu_mode",
-    "deadline",
-    "reveal_at",
-    "round_started_at",
-    "time_limit_at",
-    "seats",
-    "totals",
-    "scores",
-    "last",
-    "winners",
-    "you",
-    "legal",
-}
 SHORT = {
     "nu_auto_ms": 4,
     "auto_nu_ms": 3,
