@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from app.engines.base import JSON, EngineOptions, IllegalAction, Move, Outcome, SeatSetup
 from app.engines.cards import CardId, deal_hands
@@ -84,31 +84,14 @@ class LeekhaEngine:
         require_player_count(self.title, len(seats), self.min_players, self.max_players)
         rng = Rng.from_seed(seed)
         first = rng.below(SEATS)
+        # The round fields are placeholders: the first deal sets them like every later one.
         blank = LeekhaState(
             options=options,
             rng=rng,
-            phase=Phase.PASS_SELECT,
-            round=0,
-            starter=first,
-            hands=((),) * SEATS,
-            passes=(None,) * SEATS,
-            received=((),) * SEATS,
-            acked=(False,) * SEATS,
-            trick=(),
-            turn=None,
-            tricks_done=0,
-            round_pts=(0,) * SEATS,
-            captured=((),) * SEATS,
-            discarded=(),
-            bl_taker=None,
-            sl_taker=None,
-            end_reason=None,
-            last_trick=None,
-            last=None,
-            deadline=None,
             scores=(0,) * SEATS,
             history=(),
             verdict=None,
+            **_fresh_round(round_no=0, starter=first, hands=((),) * SEATS, last=None, deadline=None),
         )
         return self._deal(blank, 1, first, now)
 
@@ -372,25 +355,13 @@ class LeekhaEngine:
         return replace(
             state,
             rng=rng,
-            phase=Phase.PASS_SELECT,
-            round=round_no,
-            starter=starter,
-            hands=hands,
-            passes=(None,) * SEATS,
-            received=((),) * SEATS,
-            acked=(False,) * SEATS,
-            trick=(),
-            turn=None,
-            tricks_done=0,
-            round_pts=(0,) * SEATS,
-            captured=((),) * SEATS,
-            discarded=(),
-            bl_taker=None,
-            sl_taker=None,
-            end_reason=None,
-            last_trick=None,
-            last=Event(EventKind.DEAL, t, seat=starter),
-            deadline=self._turn_deadline(state, t),
+            **_fresh_round(
+                round_no=round_no,
+                starter=starter,
+                hands=hands,
+                last=Event(EventKind.DEAL, t, seat=starter),
+                deadline=self._turn_deadline(state, t),
+            ),
         )
 
     def _start_play(self, state: LeekhaState, t: int) -> LeekhaState:
@@ -437,3 +408,35 @@ class LeekhaEngine:
         # Every way a round ends names a Big Leekha taker (rules 3.8, decision 14).
         assert state.bl_taker is not None
         return self._deal(state, state.round + 1, right(state.bl_taker), t)
+
+
+def _fresh_round(
+    *,
+    round_no: int,
+    starter: int,
+    hands: tuple[tuple[CardId, ...], ...],
+    last: Event | None,
+    deadline: int | None,
+) -> dict[str, Any]:
+    """The round's part of a state right after a deal: passing starts, nothing is played or taken yet."""
+    return {
+        "phase": Phase.PASS_SELECT,
+        "round": round_no,
+        "starter": starter,
+        "hands": hands,
+        "passes": (None,) * SEATS,
+        "received": ((),) * SEATS,
+        "acked": (False,) * SEATS,
+        "trick": (),
+        "turn": None,
+        "tricks_done": 0,
+        "round_pts": (0,) * SEATS,
+        "captured": ((),) * SEATS,
+        "discarded": (),
+        "bl_taker": None,
+        "sl_taker": None,
+        "end_reason": None,
+        "last_trick": None,
+        "last": last,
+        "deadline": deadline,
+    }

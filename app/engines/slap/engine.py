@@ -24,10 +24,12 @@ from app.engines.base import JSON, EngineOptions, IllegalAction, Move, Outcome, 
 from app.engines.cards import CardId, build_deck, number_of
 from app.engines.race import Claim, Fairness, Pending
 from app.engines.rng import Rng
+from app.engines.seats import require_player_count
 from app.engines.slap.options import SlapOptions
 from app.engines.slap.scoring import end_kind, score_round
 from app.engines.slap.state import ClosedFlip, FlipKind, Phase, SlapState
 from app.engines.slap.view import result_detail, ruling_json, view, winners
+from app.engines.timing import catch_up
 
 COLOURS = ("Y", "G", "P", "B")
 NUMBERS = range(1, 11)
@@ -181,8 +183,7 @@ class SlapEngine:
 
     def start(self, seats: Sequence[SeatSetup], options: SlapOptions, seed: str, now: int) -> SlapState:
         n = len(seats)
-        if not self.min_players <= n <= self.max_players:
-            raise IllegalAction("BAD_PLAYER_COUNT", f"Slap needs 2 to 4 players, not {n}.")
+        require_player_count(self.title, n, self.min_players, self.max_players)
         colours = assign_colours([s.prefs.get("colour") for s in seats])
         rng = Rng.from_seed(seed)
         if options.first_starter == "random":
@@ -232,13 +233,7 @@ class SlapEngine:
         return self._slap(state, move, action)
 
     def tick(self, state: SlapState, now: int) -> SlapState:
-        deadline = state.deadline
-        # Each transition is stamped with the deadline that fired it, not
-        # ``now``, so a late tick lands exactly where a punctual one would.
-        while deadline is not None and deadline <= now:
-            state = self._fire(state, deadline)
-            deadline = state.deadline
-        return state
+        return catch_up(state, now, self._fire, self.next_deadline)
 
     def next_deadline(self, state: SlapState) -> int | None:
         return state.deadline
