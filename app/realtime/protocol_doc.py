@@ -110,7 +110,7 @@ RACE_FLAGS = (
     race.NO_STIMULUS,
 )
 
-SLAP_SHARED_MODULES = ("race", "cards", "rng")
+SLAP_SHARED_MODULES = ("race", "cards", "rng", "seats", "timing")
 """Modules of ``app.engines`` that Slap uses; their ``IllegalAction`` codes would be Slap's too."""
 
 ROOM_VIEW_KEYS: dict[str, str] = {

@@ -54,7 +54,10 @@
   deliver({ type: 'patch', seq: 7, ops: [{ op: 'bogus', path: '/room/a' }] });
   deliver({ type: 'snapshot', seq: 8, reason: 'resync', view: { room: { a: 8 }, game: null } });
   deliver({ type: 'ping', id: 3, t: 5000, offset: 123456.5, rtt: 40, jitter: 3 });
-  const clock = conn.now() - performance.now();
+  // now() reads performance.now() itself: bracket it, since time moves between the two reads.
+  const before = performance.now();
+  const reading = conn.now();
+  const clock = [reading - performance.now(), reading - before];
   const answer = conn.act({ type: 'nu' });
   const action = sent.find((m) => m.type === 'action');
   deliver({ type: 'reject', id: action.id, code: 'NOT_STARTER', message: 'Only the starter can call Nu!' });
