@@ -9,6 +9,12 @@ from pathlib import Path
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 
 
+def _range(text: str) -> tuple[int, int]:
+    """ "700-1500" (or one number) as (low, high)."""
+    low, _, high = text.partition("-")
+    return int(low), int(high or low)
+
+
 def _flag(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
 
@@ -30,6 +36,9 @@ class Settings:
     resync_per_s: float = 50.0
     resync_burst: int = 100
     seat_hold_s: int = 120
+    """BORDET_SEAT_HOLD_S: how long a seat waits for a player who lost every connection, then a bot plays."""
+    bot_think_ms: tuple[int, int] = (700, 1500)
+    """BORDET_BOT_THINK_MS=700-1500: a bot's thinking time before each move, a range of room-clock ms."""
     static_dir: Path = field(default=STATIC_DIR)
 
     @classmethod
@@ -43,4 +52,6 @@ class Settings:
             rate_burst=int(os.environ.get("BORDET_RATE_BURST", "40")),
             resync_per_s=float(os.environ.get("BORDET_RESYNC_PER_S", "50")),
             resync_burst=int(os.environ.get("BORDET_RESYNC_BURST", "100")),
+            seat_hold_s=int(os.environ.get("BORDET_SEAT_HOLD_S", "120")),
+            bot_think_ms=_range(os.environ.get("BORDET_BOT_THINK_MS", "700-1500")),
         )

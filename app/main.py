@@ -16,6 +16,7 @@ from app.api import games, health, players, rooms, testing
 from app.config import Settings
 from app.db.store import EventLog, Store, database_url, migrate
 from app.realtime import endpoint
+from app.rooms.bots import BotPace
 from app.rooms.clock import Clock, ManualClock, MonotonicClock
 from app.rooms.errors import RoomError
 from app.rooms.manager import RoomManager
@@ -39,7 +40,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "token_secret", lambda: secrets.token_hex(32)
         )
         clock: Clock = ManualClock() if settings.test_clock else MonotonicClock()
-        manager = RoomManager(store, event_log, clock)
+        pace = BotPace(think_ms=settings.bot_think_ms, seat_hold_ms=settings.seat_hold_s * 1000)
+        manager = RoomManager(store, event_log, clock, pace)
         app.state.services = Services(settings, store, event_log, clock, manager, TokenSigner(secret))
         await manager.recover()
         try:

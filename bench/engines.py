@@ -15,12 +15,14 @@ import statistics
 import time
 from typing import Any
 
+from app.bots import Chooser, random_player_for
 from app.bots.playout import playout
 from app.engines import ALL_ENGINES
 from app.engines.base import Engine, Move, SeatSetup
 
-# The generic random player needs enumerated legal actions; Rummy lists action kinds instead.
-PLAYABLE = {name: engine for name, engine in ALL_ENGINES.items() if name != "rummy"}
+
+def random_players(engine: Engine[Any, Any], players: int) -> list[Chooser]:
+    return [random_player_for(engine.name)] * players
 
 
 def games_per_second(engine: Engine[Any, Any], players: int, seconds: float) -> tuple[float, float]:
@@ -30,7 +32,7 @@ def games_per_second(engine: Engine[Any, Any], players: int, seconds: float) -> 
     rng = random.Random(1)
     started = time.perf_counter()
     while time.perf_counter() - started < seconds or games == 0:
-        game = playout(engine, players, options, f"bench-{games}", rng)
+        game = playout(engine, players, options, f"bench-{games}", rng, random_players(engine, players))
         games += 1
         steps += len(game.log)
     elapsed = time.perf_counter() - started
@@ -44,7 +46,7 @@ def apply_and_views_us(engine: Engine[Any, Any], players: int, samples: int = 20
     timings: list[float] = []
     game_no = 0
     while len(timings) < samples:
-        game = playout(engine, players, options, f"apply-{game_no}", rng)
+        game = playout(engine, players, options, f"apply-{game_no}", rng, random_players(engine, players))
         game_no += 1
         state = engine.start([SeatSetup() for _ in range(players)], options, f"apply-{game_no - 1}", 0)
         for step in game.log:
@@ -65,13 +67,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--game", choices=sorted(PLAYABLE), action="append", help="only these games")
+    parser.add_argument("--game", choices=sorted(ALL_ENGINES), action="append", help="only these games")
     parser.add_argument("--seconds", type=float, default=2.0, help="time per game and player count")
     args = parser.parse_args()
-    names = args.game or sorted(PLAYABLE)
+    names = args.game or sorted(ALL_ENGINES)
     print(f"{'game':<8} {'players':>7} {'games/s':>9} {'inputs/game':>12} {'apply+views µs (median)':>24}")
     for name in names:
-        engine = PLAYABLE[name]
+        engine = ALL_ENGINES[name]
         for players in range(engine.min_players, engine.max_players + 1):
             rate, inputs = games_per_second(engine, players, args.seconds)
             cost = apply_and_views_us(engine, players)

@@ -8,12 +8,14 @@ from fastapi import APIRouter, Body, Request, Response
 
 from app.api.deps import PlayerDep, RoomDep, ServicesDep
 from app.api.schemas import (
+    BotRequest,
     MembershipOut,
     RoomCreate,
     RoomOut,
     RoomSummary,
     RoomUpdate,
     SeatRequest,
+    TeamsRequest,
     error_responses,
 )
 from app.rooms.room import Room
@@ -100,6 +102,29 @@ async def start(room: RoomDep, player: PlayerDep, request: Request) -> RoomOut:
 @router.patch("/{code}", response_model=RoomOut)
 async def configure(body: RoomUpdate, room: RoomDep, player: PlayerDep, request: Request) -> RoomOut:
     await room.call(lambda: room.configure(player.id, body.options, body.public))
+    return room_out(request, room)
+
+
+@router.post("/{code}/bots", response_model=MembershipOut, status_code=201, responses=error_responses(422))
+async def seat_bot(
+    room: RoomDep, player: PlayerDep, body: Annotated[BotRequest, Body(default_factory=BotRequest)]
+) -> MembershipOut:
+    """The host seats a bot in an empty chair; remove it like any member."""
+    member = await room.call(lambda: room.seat_bot(player.id, body.seat))
+    return MembershipOut(role=member.role, seat=member.seat)
+
+
+@router.put("/{code}/teams", response_model=RoomOut, responses=error_responses(422))
+async def assign_teams(body: TeamsRequest, room: RoomDep, player: PlayerDep, request: Request) -> RoomOut:
+    """The host assigns the teams (Leekha 2 vs 2) before the match; teammates sit opposite."""
+    await room.call(lambda: room.assign_teams(player.id, body.teams))
+    return room_out(request, room)
+
+
+@router.post("/{code}/end", response_model=RoomOut)
+async def end_match(room: RoomDep, player: PlayerDep, request: Request) -> RoomOut:
+    """The host ends a decided match at once (Leekha: once nobody can catch up)."""
+    await room.call(lambda: room.end_match(player.id))
     return room_out(request, room)
 
 

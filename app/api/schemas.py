@@ -55,12 +55,28 @@ class SeatRequest(_In):
     )
 
 
+class BotRequest(_In):
+    seat: int | None = Field(default=None, description="An empty seat; omitted = the first free seat.")
+
+
+class TeamsRequest(_In):
+    teams: list[list[str]] = Field(
+        description="Player ids per team, e.g. two teams of two for Leekha 2 vs 2; "
+        "teammates are then seated opposite each other.",
+        max_length=8,
+    )
+
+
 class SeatOut(BaseModel):
     seat: int
     player_id: str
     name: str
     connected: bool
     prefs: dict[str, Any]
+    bot: bool = Field(default=False, description="A bot the host seated plays this seat.")
+    standin: bool = Field(
+        default=False, description="The player has been gone past the seat-hold time; a bot plays for them."
+    )
 
 
 class MemberOut(BaseModel):

@@ -20,6 +20,17 @@ class Advance(BaseModel):
     next_deadline: bool = Field(default=False, description="With `room`: move to that room's next deadline.")
 
 
+class SeedIn(BaseModel):
+    room: str
+    seed: str = Field(min_length=1, max_length=128)
+
+
+@router.post("/seed", status_code=204)
+async def set_next_seed(body: SeedIn, services: ServicesDep) -> None:
+    """The next game started in ``room`` is dealt from ``seed`` (tests that need a known deal)."""
+    services.rooms.require(body.room).next_seed = body.seed
+
+
 class ClockOut(BaseModel):
     now: int
     room_now: int | None = None

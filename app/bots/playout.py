@@ -20,16 +20,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.bots import Chooser, random_choice
 from app.engines.base import JSON, Engine, EngineOptions, Move, Outcome, SeatSetup
-
-Chooser = Callable[[JSON, random.Random], JSON | None]
-"""Given a seat's view, an action to take now, or None to let time pass."""
-
-
-def random_choice(view: JSON, rng: random.Random) -> JSON | None:
-    """The random player: any action the view lists as legal."""
-    legal: list[JSON] = view.get("legal") or []
-    return rng.choice(legal) if legal else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -56,6 +57,7 @@ class Player(Base):
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)  # uuid4 hex
     name: Mapped[str] = mapped_column(String(40))
+    bot: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -124,12 +126,12 @@ class GameEvent(Base):
     __table_args__ = (
         # A retried client action id can never be stored twice (NULL client ids never collide).
         UniqueConstraint("game_id", "seat", "client_id"),
-        CheckConstraint("kind IN ('move', 'tick')", name="kind"),
+        CheckConstraint("kind IN ('move', 'tick', 'end')", name="kind"),
     )
 
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
-    kind: Mapped[str] = mapped_column(String(8))  # 'move' | 'tick'
+    kind: Mapped[str] = mapped_column(String(8))  # 'move' | 'tick' | 'end' (the host ended a decided match)
     seat: Mapped[int | None] = mapped_column(Integer)
     action: Mapped[Any] = mapped_column(NullableJSON, nullable=True)
     at: Mapped[int] = mapped_column(BigInteger)  # room-clock ms

@@ -194,6 +194,7 @@ class NotFound(StoreError, LookupError):
 class PlayerRec:
     id: str
     name: str
+    bot: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,6 +215,7 @@ class MemberRec:
     role: str  # 'seat' | 'spectator'
     seat: int | None
     prefs: dict[str, Any]
+    bot: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,7 +251,7 @@ def _aware(value: datetime) -> datetime:
 
 
 def _player_rec(row: Player) -> PlayerRec:
-    return PlayerRec(id=row.id, name=row.name)
+    return PlayerRec(id=row.id, name=row.name, bot=row.bot)
 
 
 def _room_rec(row: Room) -> RoomRec:
@@ -314,8 +316,8 @@ class Store:
 
     # players ---------------------------------------------------------------
 
-    async def create_player(self, name: str) -> PlayerRec:
-        player = Player(id=uuid.uuid4().hex, name=name, created_at=utcnow())
+    async def create_player(self, name: str, *, bot: bool = False) -> PlayerRec:
+        player = Player(id=uuid.uuid4().hex, name=name, bot=bot, created_at=utcnow())
         async with self.sessions.begin() as session:
             session.add(player)
         return _player_rec(player)
@@ -459,7 +461,7 @@ class Store:
     async def list_members(self, code: str) -> list[MemberRec]:
         """Members with their player names: seated members by seat, then spectators by name."""
         query = (
-            select(RoomMember, Player.name)
+            select(RoomMember, Player.name, Player.bot)
             .join(Player, Player.id == RoomMember.player_id)
             .where(RoomMember.room_code == code)
             .order_by(RoomMember.seat.is_(None), RoomMember.seat, Player.name, Player.id)
@@ -467,8 +469,8 @@ class Store:
         async with self.sessions() as session:
             rows = (await session.execute(query)).all()
         return [
-            MemberRec(player_id=m.player_id, name=name, role=m.role, seat=m.seat, prefs=m.prefs)
-            for m, name in rows
+            MemberRec(player_id=m.player_id, name=name, role=m.role, seat=m.seat, prefs=m.prefs, bot=bot)
+            for m, name, bot in rows
         ]
 
     # games -------------------------------------------------------------------

@@ -1,9 +1,7 @@
 """The game registry: one line per game.
 
-``ENGINES`` are the games the lobby offers (their table views exist in the browser
-client). ``RULES_ONLY`` engines are complete rules cores still waiting for their
-table view, bot and room wiring; tests and benchmarks already hold them to the
-engine contract.
+``ENGINES`` are the games the lobby offers; each has a table view in the browser
+client (``static/js/games/``) and a bot (``app/bots/``).
 
 >>> get_engine("slap").title
 'Slap'
@@ -24,16 +22,13 @@ from app.engines.uffda import ENGINE as UFFDA
 
 ENGINES: dict[str, Engine[Any, Any]] = {
     SlapEngine.name: SlapEngine(),
-}
-
-RULES_ONLY: dict[str, Engine[Any, Any]] = {
     LEEKHA.name: LEEKHA,
     RUMMY.name: RUMMY,
     UFFDA.name: UFFDA,
     KUUDUK.name: KUUDUK,
 }
 
-ALL_ENGINES: dict[str, Engine[Any, Any]] = {**ENGINES, **RULES_ONLY}
+ALL_ENGINES = ENGINES
 
 
 def get_engine(name: str) -> Engine[Any, Any]:

@@ -28,13 +28,15 @@ class IllegalAction(Exception):
     """The one error an engine raises for a move the rules do not allow.
 
     ``code`` is stable (clients and tests match on it); ``message`` is for the
-    player. The state passed to the engine is untouched when this is raised.
+    player; ``detail`` optionally structures the reasons for clients (sent in the
+    reject as is). The state passed to the engine is untouched when this is raised.
     """
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, detail: JSON | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.detail = detail
 
     def __repr__(self) -> str:
         return f"IllegalAction({self.code!r}, {self.message!r})"

@@ -17,7 +17,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from app.realtime.connection import Connection
-from app.realtime.messages import Action, Code, Hello, Ping, Pong, Resync, client_message
+from app.realtime.messages import Action, Admin, Code, Hello, Ping, Pong, Resync, client_message
 from app.realtime.ratelimit import TokenBucket
 from app.rooms.room import Room
 from app.services import Services
@@ -40,7 +40,7 @@ def _parse(text: str, limit: int) -> Any:
         raise _Refused(Code.BAD_JSON, "That frame is not valid JSON.") from None
     if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):
         raise _Refused(Code.BAD_MESSAGE, "A message is a JSON object with a string 'type'.")
-    if raw["type"] not in {"hello", "action", "resync", "ping", "pong"}:
+    if raw["type"] not in {"hello", "action", "admin", "resync", "ping", "pong"}:
         raise _Refused(Code.UNKNOWN_TYPE, f"Unknown message type {raw['type']!r}.")
     try:
         return client_message.validate_python(raw)
@@ -153,9 +153,9 @@ async def _read_loop(
             t1 = room.now()
             conn.send_json({"type": "pong", "id": msg.id, "t0": msg.t0, "t1": t1, "t2": room.now()})
             continue
-        bucket = actions if isinstance(msg, Action) else resyncs
+        bucket = resyncs if isinstance(msg, Resync) else actions
         if not bucket.take(time.monotonic()):
-            if isinstance(msg, Action):
+            if isinstance(msg, Action | Admin):
                 conn.send_json(
                     {
                         "type": "reject",
@@ -182,10 +182,32 @@ async def _read_loop(
                 )
                 continue
             room.post_action(conn, msg.id, msg.action, received)
+        elif isinstance(msg, Admin):
+            _admin(room, conn, msg)
         elif isinstance(msg, Resync):
             room.request_snapshot(conn)
         elif isinstance(msg, Hello):
             conn.send_json({"type": "error", "code": Code.BAD_MESSAGE, "message": "Already authenticated."})
+
+
+def _admin(room: Room, conn: Connection, msg: Admin) -> None:
+    host = conn.player_id
+    if msg.command == "seat_bot":
+        room.post_admin(conn, msg.id, lambda: room.seat_bot(host, msg.seat))
+    elif msg.command == "end_match":
+        room.post_admin(conn, msg.id, lambda: room.end_match(host))
+    elif msg.teams is None:
+        conn.send_json(
+            {
+                "type": "reject",
+                "id": msg.id,
+                "code": Code.BAD_MESSAGE,
+                "message": "assign_teams needs `teams`.",
+            }
+        )
+    else:
+        teams = msg.teams
+        room.post_admin(conn, msg.id, lambda: room.assign_teams(host, teams))
 
 
 def _measure(conn: Connection, pong: Pong, t4: int) -> None:

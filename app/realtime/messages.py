@@ -77,8 +77,28 @@ class Pong(_Msg):
     )
 
 
-ClientMessage = Annotated[Hello | Action | Resync | Ping | Pong, Field(discriminator="type")]
-client_message: TypeAdapter[Hello | Action | Resync | Ping | Pong] = TypeAdapter(ClientMessage)
+class Admin(_Msg):
+    """A host command, the same as the lobby's HTTP call of that name. Answered by `ack` (its effect
+    is in frame `seq`) or `reject` with the same `id`; anyone but the host gets `NOT_HOST`.
+    """
+
+    type: Literal["admin"]
+    id: str = Field(min_length=1, max_length=64, description="Client-chosen id, echoed in the answer.")
+    command: Literal["seat_bot", "assign_teams", "end_match"] = Field(
+        description="seat_bot: a bot in an empty chair (`seat`, optional), before the start; "
+        "assign_teams: the teams before the match (`teams`, as `PUT /api/rooms/{code}/teams`), "
+        "teammates are seated opposite; end_match: end a decided match at once."
+    )
+    seat: int | None = Field(
+        default=None, description="seat_bot: the empty seat (omitted: the first free one)."
+    )
+    teams: list[list[str]] | None = Field(
+        default=None, max_length=8, description="assign_teams: player ids per team, e.g. `[[a, c], [b, d]]`."
+    )
+
+
+ClientMessage = Annotated[Hello | Action | Admin | Resync | Ping | Pong, Field(discriminator="type")]
+client_message: TypeAdapter[Hello | Action | Admin | Resync | Ping | Pong] = TypeAdapter(ClientMessage)
 
 
 # --- server → client -------------------------------------------------------
@@ -135,6 +155,12 @@ class Reject(_Msg):
     id: str
     code: str
     message: str
+    detail: dict[str, Any] | None = Field(
+        default=None,
+        description="Structured reasons where the game gives them, e.g. Rummy's rejected table: "
+        '`{"problems": [{"code", "set", "cards", "points"?}]}` (`set` is the index of the set at fault, '
+        "null for the whole table).",
+    )
 
 
 class Error(_Msg):
@@ -179,7 +205,7 @@ class ServerPing(_Msg):
 
 
 SERVER_MESSAGES: list[type[_Msg]] = [Welcome, Snapshot, Patch, Ack, Reject, Error, ServerPong, ServerPing]
-CLIENT_MESSAGES: list[type[_Msg]] = [Hello, Action, Resync, Ping, Pong]
+CLIENT_MESSAGES: list[type[_Msg]] = [Hello, Action, Admin, Resync, Ping, Pong]
 
 
 class Code(StrEnum):

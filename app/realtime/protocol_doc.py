@@ -42,6 +42,7 @@ from app.realtime.messages import (
     SERVER_MESSAGES,
     Ack,
     Action,
+    Admin,
     Code,
     Error,
     Hello,
@@ -400,6 +401,11 @@ def build_examples() -> Examples:
         Action: [
             Action(type="action", id="a1", action={"type": "nu"}),
             Action(type="action", id="a2", action={"type": "slap", "flip": flip, "reaction_ms": 312}),
+        ],
+        Admin: [
+            Admin(type="admin", id="h1", command="seat_bot", seat=3),
+            Admin(type="admin", id="h2", command="assign_teams", teams=[[ANA, "p3"], ["p2", "p4"]]),
+            Admin(type="admin", id="h3", command="end_match"),
         ],
         Resync: [Resync(type="resync")],
         Ping: [Ping(type="ping", id=1, t0=52341.5)],

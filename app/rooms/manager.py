@@ -8,6 +8,7 @@ from typing import Any
 
 from app.db.store import CodeTaken, EventLog, Store
 from app.engines import get_engine
+from app.rooms.bots import BotPace
 from app.rooms.clock import Clock
 from app.rooms.errors import RoomError
 from app.rooms.replay import replay
@@ -25,10 +26,11 @@ def new_code() -> str:
 
 
 class RoomManager:
-    def __init__(self, store: Store, event_log: EventLog, clock: Clock) -> None:
+    def __init__(self, store: Store, event_log: EventLog, clock: Clock, pace: BotPace | None = None) -> None:
         self.store = store
         self.event_log = event_log
         self.clock = clock
+        self.pace = pace or BotPace()
         self.rooms: dict[str, Room] = {}
 
     def get(self, code: str) -> Room | None:
@@ -69,7 +71,12 @@ class RoomManager:
 
     def _new_room(self, *, clock_offset: int = 0, **fields: Any) -> Room:
         return Room(
-            store=self.store, event_log=self.event_log, clock=self.clock, clock_offset=clock_offset, **fields
+            store=self.store,
+            event_log=self.event_log,
+            clock=self.clock,
+            clock_offset=clock_offset,
+            pace=self.pace,
+            **fields,
         )
 
     async def recover(self) -> int:
@@ -89,7 +96,7 @@ class RoomManager:
                 )
                 for m in await self.store.list_members(rec.code):
                     room.members[m.player_id] = Member(
-                        m.player_id, m.name, m.role, m.seat, dict(m.prefs or {})
+                        m.player_id, m.name, m.role, m.seat, dict(m.prefs or {}), bot=m.bot
                     )
                 game = await self.store.latest_game(rec.code)
                 if game is not None:
@@ -109,6 +116,8 @@ class RoomManager:
                     # The room clock resumes where the log stopped: the downtime is a pause, not lost time.
                     last = events[-1].at if events else game.started_at
                     room.resume_clock_at(last)
+                    if rec.status == "playing":
+                        room.begin_bots()
                 room.start_actor()
                 self.rooms[rec.code] = room
                 count += 1

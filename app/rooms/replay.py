@@ -25,6 +25,8 @@ def replay(game: GameRec, events: Iterable[EventRec]) -> Any:
     for ev in events:
         if ev.kind == "tick":
             state = engine.tick(state, ev.at)
+        elif ev.kind == "end":  # the host ended a decided match
+            state = engine.end_decided(state, ev.at)  # type: ignore[attr-defined]
         else:
             assert ev.seat is not None and ev.action is not None
             state = engine.apply(state, Move.from_log(ev.seat, ev.action, ev.at, ev.rtt))

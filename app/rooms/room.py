@@ -11,15 +11,11 @@ and the host's lobby commands. One turn of the loop:
 4. only then broadcast: one view per seat, diffed against what that seat last
    got, one frame per connection; then the acks.
 
-Reaction races (:mod:`app.engines.race`) need to know when each player was
-actually sent a stimulus. The room stays game-agnostic: an engine that has races
-names its live stimuli (``stimuli(state)``); after each broadcast the room notes,
-per connection, the frame that first carried each one, and the connection's
-writer notes when that frame went out. A move made while a stimulus is live
-carries every seat's send time and link statistics (``Move.timing``), and they
-are logged inside the move's action under a server-only key, so a replay
-reproduces every ruling. Rulings the engine reports (``rulings(state)``) are
-logged with the input that produced them, for audits.
+A move made while a race stimulus is live carries every seat's timing
+(:mod:`app.rooms.race_timing`), logged inside the move's action under a
+server-only key, so a replay reproduces every ruling. Bots and stand-ins
+(:mod:`app.rooms.bots`) act through the same path as people. The lobby's
+commands live in :mod:`app.rooms.lobby`.
 """
 
 from __future__ import annotations
@@ -27,15 +23,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
-from app.db.store import EventLog, EventRec, GameRec, Store
+from app.db.store import EventLog, EventRec, Store
 from app.engines import get_engine
 from app.engines.base import (
     JSON,
@@ -43,41 +38,22 @@ from app.engines.base import (
     SERVER_KEYS,
     Engine,
     IllegalAction,
-    Link,
     Move,
-    Timing,
-    seed_hash,
 )
+from app.rooms.bots import BotPace, BotSeats
 from app.rooms.clock import Clock
 from app.rooms.diff import diff
 from app.rooms.errors import RoomError
+from app.rooms.lobby import LobbyCommands, validate_options
+from app.rooms.members import GameRun, Member
 from app.rooms.peer import Peer
-from app.rooms.replay import seat_setups
+from app.rooms.race_timing import RaceTiming
+
+__all__ = ["PUBLIC", "GameRun", "Member", "Room", "validate_options"]
 
 log = logging.getLogger(__name__)
 
 PUBLIC = None  # the view key of spectators (and of everyone before a game starts)
-
-
-@dataclass(slots=True)
-class Member:
-    player_id: str
-    name: str
-    role: str  # "seat" | "spectator"
-    seat: int | None
-    prefs: dict[str, Any] = field(default_factory=dict)
-    connections: int = 0
-
-
-@dataclass(slots=True)
-class GameRun:
-    rec: GameRec
-    engine: Engine[Any, Any]
-    state: Any
-    committed: Any
-    next_seq: int
-    applied: dict[tuple[int, str], int] = field(default_factory=dict)
-    """(seat, client action id) → event seq: retries are answered, never re-applied."""
 
 
 @dataclass(slots=True)
@@ -92,6 +68,13 @@ class _Action:
 class _Call:
     fn: Callable[[], Awaitable[Any]]
     done: asyncio.Future[Any]
+
+
+@dataclass(slots=True)
+class _Admin:
+    peer: Peer
+    client_id: str
+    fn: Callable[[], Awaitable[Any]]
 
 
 @dataclass(slots=True)
@@ -110,7 +93,7 @@ def _dumps(obj: Any) -> str:
     return orjson.dumps(obj).decode()
 
 
-class Room:
+class Room(LobbyCommands, RaceTiming):
     def __init__(
         self,
         *,
@@ -124,6 +107,7 @@ class Room:
         event_log: EventLog,
         clock: Clock,
         clock_offset: int = 0,
+        pace: BotPace | None = None,
     ) -> None:
         self.code = code
         self.engine: Engine[Any, Any] = get_engine(game)
@@ -139,7 +123,7 @@ class Room:
         self._log = event_log
         self._clock = clock
         self._offset = clock_offset
-        self._inbox: deque[_Action | _Call | _Resync] = deque()
+        self._inbox: deque[_Action | _Admin | _Call | _Resync] = deque()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._pending_events: list[EventRec] = []
@@ -149,6 +133,11 @@ class Room:
         self._game_views_of: Any = None
         self._last_sent: dict[Any, dict[str, Any]] = {}
         self._rulings_of: tuple[Any, list[JSON]] | None = None
+        self.bots = BotSeats(game, pace or BotPace())
+        self._stimulus_at: dict[str, int] = {}
+        """Each live race stimulus → when it was first broadcast (what a bot "saw")."""
+        self.next_seed: str | None = None
+        """Tests only (``POST /api/_test/seed``): the seed of the next game instead of a random one."""
 
     # --- clock -------------------------------------------------------------
 
@@ -176,6 +165,11 @@ class Room:
     def post_action(self, peer: Peer, client_id: str, action: dict[str, Any], at: int | None = None) -> None:
         # The arrival time is stamped on receipt (by the caller, or here), not when the actor gets to it.
         self._inbox.append(_Action(peer, client_id, action, self.now() if at is None else at))
+        self._wake.set()
+
+    def post_admin(self, peer: Peer, client_id: str, fn: Callable[[], Awaitable[Any]]) -> None:
+        """A host command from a socket: acked after the broadcast that carries its effect."""
+        self._inbox.append(_Admin(peer, client_id, fn))
         self._wake.set()
 
     async def call(self, fn: Callable[[], Awaitable[Any]]) -> Any:
@@ -209,13 +203,22 @@ class Room:
             elif isinstance(item, _Resync):
                 item.peer.needs_snapshot = True
                 item.peer.snapshot_reason = item.reason
+            elif isinstance(item, _Admin):
+                try:
+                    await item.fn()
+                except RoomError as exc:
+                    self._reject(item.peer, item.client_id, exc.code, exc.message)
+                else:
+                    self._pending_acks.append(_Pending(item.peer, item.client_id))
             else:
                 try:
                     item.done.set_result(await item.fn())
                 except Exception as exc:
                     if not item.done.done():
                         item.done.set_exception(exc)
-        self._fire_due(self.now())
+        now = self.now()
+        self._fire_due(now)
+        self._run_bots(now)
         await self._commit()
         await self._after_commit()
         self.broadcast()
@@ -228,8 +231,11 @@ class Room:
     def _deadline(self) -> int | None:
         if self.game is None or self.status != "playing":
             return None
-        result: int | None = self.game.engine.next_deadline(self.game.state)
-        return result
+        game_deadline: int | None = self.game.engine.next_deadline(self.game.state)
+        bot_deadline = self.bots.deadline()
+        if game_deadline is None or bot_deadline is None:
+            return bot_deadline if game_deadline is None else game_deadline
+        return min(game_deadline, bot_deadline)
 
     def _fire_due(self, now: int) -> None:
         game = self.game
@@ -254,78 +260,6 @@ class Room:
                 )
             )
             game.next_seq += 1
-
-    # --- reaction races ------------------------------------------------------
-
-    def _stimuli(self, state: Any) -> tuple[str, ...]:
-        hook = getattr(self.engine, "stimuli", None)
-        if hook is None or self.status != "playing":
-            return ()
-        keys: tuple[str, ...] = tuple(hook(state))
-        return keys
-
-    def _rulings(self, state: Any) -> list[JSON]:
-        cached = self._rulings_of
-        if cached is not None and cached[0] is state:
-            return cached[1]
-        hook = getattr(self.engine, "rulings", None)
-        rulings: list[JSON] = [] if hook is None else list(hook(state))
-        self._rulings_of = (state, rulings)
-        return rulings
-
-    def _new_rulings(self, old: Any, new: Any) -> list[JSON]:
-        """Rulings the engine reports for ``new`` that it did not report for ``old``."""
-        before = self._rulings(old)
-        return [r for r in self._rulings(new) if r not in before]
-
-    def _note_stimuli(self, by_key: dict[int | None, list[Peer]]) -> None:
-        """After a broadcast: note, per seated connection, the frame that first showed each live stimulus."""
-        game = self.game
-        keys = self._stimuli(game.state) if game is not None else ()
-        now = self.now()
-        for key, peers in by_key.items():
-            if key is None:
-                continue  # spectators do not race
-            for peer in peers:
-                notes = peer.stimuli
-                for stale in [k for k in notes if k not in keys]:
-                    del notes[stale]
-                for stimulus in keys:
-                    if stimulus not in notes:
-                        notes[stimulus] = (peer.seq, now)
-
-    def _link(self, peer: Peer, keys: tuple[str, ...]) -> Link:
-        sent: dict[str, int] = {}
-        for key in keys:
-            note = peer.stimuli.get(key)
-            if note is None:
-                continue
-            seq, queued = note
-            written = peer.written_at(seq)
-            # A frame noted after a broadcast that did not change this view was written earlier.
-            sent[key] = queued if written is None else max(written, queued)
-        return Link(rtt=peer.rtt, jitter=peer.jitter, sent=sent)
-
-    def _timing(self, seat: int, peer: Peer) -> Timing | None:
-        """Every seat's link for a move made while a race stimulus is live (None when none is)."""
-        game = self.game
-        assert game is not None
-        keys = self._stimuli(game.state)
-        if not keys:
-            return None
-        links: list[Link | None] = [None] * len(game.rec.seats)
-        for other in self.peers:
-            key = self.key_of(other.player_id)
-            if not isinstance(key, int) or not 0 <= key < len(links) or key == seat:
-                continue
-            link = self._link(other, keys)
-            current = links[key]
-            # A player with several connections: the one that could still be heard the latest.
-            if current is None or _latest(link) > _latest(current):
-                links[key] = link
-        if 0 <= seat < len(links):
-            links[seat] = self._link(peer, keys)  # the claimer: the connection the move came through
-        return Timing(tuple(links))
 
     def _handle_action(self, item: _Action) -> None:
         peer, client_id = item.peer, item.client_id
@@ -361,30 +295,76 @@ class Room:
         try:
             new = game.engine.apply(game.state, move)
         except IllegalAction as exc:
-            self._reject(peer, client_id, exc.code, exc.message)
+            self._reject(peer, client_id, exc.code, exc.message, exc.detail)
             return
+        self._accept(game, move, new, client_id)
+        self._pending_acks.append(_Pending(peer, client_id))
+
+    def _accept(self, game: GameRun, move: Move, new: Any, client_id: str) -> None:
+        """The move is legal: it becomes the state, and is queued for the event log."""
         logged = move.logged_action()
         rulings = self._new_rulings(game.state, new)
         if rulings:
             logged[RULINGS_KEY] = rulings
         game.state = new
-        game.applied[(seat, client_id)] = game.next_seq
+        game.applied[(move.seat, client_id)] = game.next_seq
         self._pending_events.append(
             EventRec(
                 seq=game.next_seq,
                 kind="move",
-                seat=seat,
+                seat=move.seat,
                 action=logged,
-                at=item.at,
-                rtt=peer.rtt,
+                at=move.at,
+                rtt=move.rtt,
                 client_id=client_id,
             )
         )
         game.next_seq += 1
-        self._pending_acks.append(_Pending(peer, client_id))
 
-    def _reject(self, peer: Peer, client_id: str, code: str, message: str) -> None:
-        peer.send(_dumps({"type": "reject", "id": client_id, "code": code, "message": message}))
+    # --- bots ----------------------------------------------------------------
+
+    def _run_bots(self, now: int) -> None:
+        """Stand-ins take over held seats, bots whose thinking is over act, the rest plan."""
+        game = self.game
+        if game is None or self.status != "playing" or not self.bots.active():
+            return
+        if self.bots.take_over(now):
+            self.invalidate()
+        for seat in self.bots.ready(now):
+            action = self.bots.choose(self._game_view_of(game.state, seat))
+            if action is not None:
+                self._bot_move(game, seat, action, now)
+        self.bots.plan(game.state, lambda seat: self._game_view_of(game.state, seat), now)
+
+    def _bot_move(self, game: GameRun, seat: int, action: JSON, at: int) -> None:
+        self._fire_due(at - 1)
+        move = Move(seat=seat, action=action, at=at, rtt=0, timing=self._timing(seat, None))
+        try:
+            new = game.engine.apply(game.state, move)
+        except IllegalAction as exc:
+            # A bot only picks from its view's legal actions; a reject here is a bot bug, not the table's.
+            log.warning(
+                "room %s: bot at seat %d tried %r: %s %s", self.code, seat, action, exc.code, exc.message
+            )
+            return
+        self._accept(game, move, new, f"bot-{game.next_seq}")
+
+    def begin_bots(self) -> None:
+        """A game starts or is recovered: bots take their seats; people not connected are away from now."""
+        seated = [m for m in self.members.values() if m.role == "seat" and m.seat is not None]
+        self.bots.begin(
+            bots=[m.seat for m in seated if m.bot and m.seat is not None],
+            away=[m.seat for m in seated if not m.bot and m.connections == 0 and m.seat is not None],
+            now=self.now(),
+        )
+
+    def _reject(
+        self, peer: Peer, client_id: str, code: str, message: str, detail: JSON | None = None
+    ) -> None:
+        reject: JSON = {"type": "reject", "id": client_id, "code": code, "message": message}
+        if detail is not None:
+            reject["detail"] = detail
+        peer.send(_dumps(reject))
 
     async def _commit(self) -> None:
         if not self._pending_events:
@@ -423,6 +403,7 @@ class Room:
             await self._store.update_room(self.code, status="finished")
             game.rec = await self._store.get_game(game.rec.id) or game.rec
             self.status = "finished"
+            self.bots.end()
             self.invalidate()
 
     def _send_acks(self) -> None:
@@ -456,9 +437,10 @@ class Room:
         seats: list[dict[str, Any] | None] = [None] * seat_count
         spectators = []
         for m in sorted(self.members.values(), key=lambda m: (m.seat if m.seat is not None else 99, m.name)):
-            entry = {"player_id": m.player_id, "name": m.name, "connected": m.connections > 0}
+            entry = {"player_id": m.player_id, "name": m.name, "connected": m.connections > 0 or m.bot}
             if m.role == "seat" and m.seat is not None and m.seat < seat_count:
-                seats[m.seat] = {**entry, "seat": m.seat, "prefs": m.prefs}
+                standin = self.status == "playing" and m.seat in self.bots.standins
+                seats[m.seat] = {**entry, "seat": m.seat, "prefs": m.prefs, "bot": m.bot, "standin": standin}
             else:
                 spectators.append(entry)
         match = None
@@ -491,12 +473,16 @@ class Room:
         game = self.game
         if game is None:
             return None
-        if self._game_views_of is not game.state:
+        return self._game_view_of(game.state, key)
+
+    def _game_view_of(self, state: Any, key: int | None) -> dict[str, Any]:
+        """One view per seat key and state, shared by the broadcast and the bots."""
+        if self._game_views_of is not state:
             self._game_views = {}
-            self._game_views_of = game.state
+            self._game_views_of = state
         view = self._game_views.get(key)
         if view is None:
-            view = game.engine.view(game.state, key)
+            view = self.engine.view(state, key)
             self._game_views[key] = view
         return view
 
@@ -565,6 +551,8 @@ class Room:
             await self._store.put_member(self.code, peer.player_id, "spectator", None, {})
             self.members[peer.player_id] = member
         member.connections += 1
+        if self.status == "playing" and member.role == "seat" and member.seat is not None:
+            self.bots.back(member.seat)  # a stand-in hands the seat back
         peer.on_overflow = lambda: self._overflowed(peer)
         self.peers.append(peer)
         peer.needs_snapshot = True
@@ -578,146 +566,7 @@ class Room:
             member = self.members.get(peer.player_id)
             if member is not None:
                 member.connections = max(0, member.connections - 1)
+                seat = member.seat if member.role == "seat" and not member.bot else None
+                if seat is not None and member.connections == 0 and self.status == "playing":
+                    self.bots.gone(seat, self.now())
             self.invalidate()
-
-    # --- lobby commands (run inside the actor through ``call``) ----------
-
-    def _require_host(self, player_id: str) -> None:
-        if player_id != self.host_id:
-            raise RoomError("NOT_HOST", "Only the host can do that.", 403)
-
-    async def join_seat(self, player_id: str, name: str, seat: int | None, prefs: dict[str, Any]) -> Member:
-        member = self.members.get(player_id)
-        if self.status == "playing" and (member is None or member.role != "seat"):
-            raise RoomError("GAME_RUNNING", "The game has started; you can watch until it ends.", 409)
-        if self.status == "playing" and member is not None:
-            return member  # already seated: rejoining is a no-op
-        taken = {m.seat for m in self.members.values() if m.role == "seat" and m.player_id != player_id}
-        if seat is None:
-            if member is not None and member.role == "seat" and member.seat is not None:
-                seat = member.seat
-            else:
-                free = [s for s in range(self.engine.max_players) if s not in taken]
-                if not free:
-                    raise RoomError("ROOM_FULL", "Every seat is taken; you can watch.", 409)
-                seat = free[0]
-        if not 0 <= seat < self.engine.max_players:
-            raise RoomError("NO_SUCH_SEAT", f"Seats are numbered 0 to {self.engine.max_players - 1}.", 422)
-        if seat in taken:
-            raise RoomError("SEAT_TAKEN", "That seat is taken.", 409)
-        if member is None:
-            member = Member(player_id, name, "seat", seat, dict(prefs))
-            self.members[player_id] = member
-        else:
-            member.role, member.seat, member.prefs = "seat", seat, dict(prefs)
-        await self._store.put_member(self.code, player_id, "seat", seat, member.prefs)
-        self.invalidate()
-        return member
-
-    async def watch(self, player_id: str, name: str) -> Member:
-        member = self.members.get(player_id)
-        if member is not None and member.role == "seat" and self.status == "playing":
-            raise RoomError("GAME_RUNNING", "You hold a seat in the running game.", 409)
-        if member is None:
-            member = Member(player_id, name, "spectator", None)
-            self.members[player_id] = member
-        member.role, member.seat = "spectator", None
-        await self._store.put_member(self.code, player_id, "spectator", None, member.prefs)
-        self.invalidate()
-        return member
-
-    async def leave(self, player_id: str) -> None:
-        member = self.members.get(player_id)
-        if member is None:
-            raise RoomError("NOT_A_MEMBER", "You are not in this room.", 404)
-        if member.role == "seat" and self.status == "playing":
-            # The seat stays in the game (its cards stay in play); only the connections go.
-            self._close_peers(player_id, 1000, "LEFT", "You left the room.")
-            return
-        del self.members[player_id]
-        await self._store.remove_member(self.code, player_id)
-        self._close_peers(player_id, 1000, "LEFT", "You left the room.")
-        if player_id == self.host_id and self.members:
-            await self._hand_over_host()
-        self.invalidate()
-
-    async def _hand_over_host(self) -> None:
-        """A room never stays without a host: the lowest seat takes over, else the first spectator."""
-        heir = min(self.members.values(), key=lambda m: (m.role != "seat", m.seat or 0, m.name))
-        self.host_id = heir.player_id
-        await self._store.update_room(self.code, host_id=heir.player_id)
-
-    async def remove_player(self, host_id: str, target_id: str) -> None:
-        self._require_host(host_id)
-        if target_id == host_id:
-            raise RoomError("CANNOT_REMOVE_HOST", "The host cannot remove themselves.", 409)
-        member = self.members.get(target_id)
-        if member is None:
-            raise RoomError("NOT_A_MEMBER", "That player is not in this room.", 404)
-        if member.role == "seat" and self.status == "playing":
-            raise RoomError("GAME_RUNNING", "A seated player cannot be removed during a game.", 409)
-        del self.members[target_id]
-        await self._store.remove_member(self.code, target_id)
-        self._close_peers(target_id, 4003, "REMOVED", "The host removed you from the room.")
-        self.invalidate()
-
-    async def configure(self, host_id: str, options: dict[str, Any] | None, public: bool | None) -> None:
-        self._require_host(host_id)
-        if self.status == "playing":
-            raise RoomError("GAME_RUNNING", "Options can only change before the game starts.", 409)
-        if options is not None:
-            self.options = validate_options(self.engine, {**self.options, **options})
-        if public is not None:
-            self.public = public
-        await self._store.update_room(self.code, options=self.options, public=self.public)
-        self.invalidate()
-
-    async def start_game(self, host_id: str) -> GameRec:
-        self._require_host(host_id)
-        if self.status == "playing":
-            raise RoomError("GAME_RUNNING", "The game is already running.", 409)
-        seated = sorted((m for m in self.members.values() if m.role == "seat"), key=lambda m: m.seat or 0)
-        if len(seated) < self.engine.min_players:
-            raise RoomError(
-                "NOT_ENOUGH_PLAYERS",
-                f"{self.engine.title} needs at least {self.engine.min_players} players.",
-                409,
-            )
-        # Game seats are the seated players in seat order, numbered from 0.
-        for index, m in enumerate(seated):
-            if m.seat != index:
-                m.seat = index
-                await self._store.put_member(self.code, m.player_id, "seat", index, m.prefs)
-        seats = [{"player_id": m.player_id, "name": m.name, "prefs": m.prefs} for m in seated]
-        options = self.engine.options_model.model_validate(self.options)
-        seed = secrets.token_hex(16)
-        now = self.now()
-        try:
-            state = self.engine.start(seat_setups(seats), options, seed, now)
-        except IllegalAction as exc:
-            raise RoomError(exc.code, exc.message, 422) from exc
-        rec = await self._store.create_game(
-            self.code, self.game_name, self.options, seats, seed, seed_hash(seed), now
-        )
-        self.game = GameRun(rec=rec, engine=self.engine, state=state, committed=state, next_seq=1)
-        self.status = "playing"
-        await self._store.update_room(self.code, status="playing")
-        self.invalidate()
-        return rec
-
-    def _close_peers(self, player_id: str, code: int, error: str, message: str) -> None:
-        for peer in [p for p in self.peers if p.player_id == player_id]:
-            peer.close(code, error, message)
-
-
-def _latest(link: Link) -> int:
-    return max(link.sent.values(), default=-(2**62)) + (link.rtt or 0) + (link.jitter or 0)
-
-
-def validate_options(engine: Engine[Any, Any], options: dict[str, Any]) -> dict[str, Any]:
-    try:
-        model = engine.options_model.model_validate(options)
-    except Exception as exc:
-        raise RoomError("BAD_OPTIONS", f"Invalid options: {exc}", 422) from exc
-    dumped: dict[str, Any] = model.model_dump(mode="json")
-    return dumped

@@ -66,6 +66,9 @@ export const lobby = {
   start: (code) => api("POST", `${room(code)}/start`),
   configure: (code, changes) => api("PATCH", room(code), changes),
   remove: (code, playerId) => api("DELETE", `${room(code)}/members/${encodeURIComponent(playerId)}`),
+  addBot: (code, seat) => api("POST", `${room(code)}/bots`, { seat }),
+  teams: (code, teams) => api("PUT", `${room(code)}/teams`, { teams }),
+  end: (code) => api("POST", `${room(code)}/end`),
 };
 
 let gamesCache = null;

@@ -74,3 +74,9 @@ export function keyedList(container, make, update) {
     setKids(container, order);
   };
 }
+
+/** A game module's own stylesheet, added once to the page (``href`` under /static/css/games/). */
+export function loadStyle(href) {
+  if (document.querySelector(`link[rel="stylesheet"][href="${href}"]`)) return;
+  document.head.append(h("link", { rel: "stylesheet", href }));
+}

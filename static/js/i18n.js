@@ -97,14 +97,19 @@ const en = {
   "seat.empty": "Empty seat",
   "tag.you": "you",
   "tag.host": "host",
+  "tag.bot": "bot",
+  "tag.standin": "bot playing for {name}",
+  "lobby.addBot": "Add a bot",
+  "lobby.addBotAt": "Add a bot ({seat})",
   "presence.online": "online",
   "presence.away": "away",
   "ring.cards": { one: "{n} card", other: "{n} cards" },
   "ring.score": { one: "{n} pt", other: "{n} pts" },
-  "ring.turn": "▶ to call",
+  "ring.turn": "▶ to play",
 
   "table.title": "{title} · {code}",
   "table.round": "Round {round} of {rounds}",
+  "table.roundOnly": "Round {round}",
   "table.watching": "watching",
   "table.finished": "game over",
   "table.spectators": "Watching: {names}",
@@ -157,6 +162,7 @@ const en = {
 
   "slap.colour": "Your colour",
   "slap.nu": "Nu!",
+  "slap.turn": "▶ to call",
   "slap.slap": "SLAP!",
   "slap.slapCue": "Slap!",
   "slap.keys": "Keys: Space = slap · N = Nu!",
@@ -269,3 +275,11 @@ export function t(key, params = {}) {
 }
 
 export const strings = tables;
+
+/** A game module adds its own strings (``<game>.*``, ``opt.<game>.*``) when it loads; existing keys win. */
+export function addStrings(code, entries) {
+  const table = tables[code] || (tables[code] = {});
+  for (const [key, value] of Object.entries(entries)) {
+    if (!Object.hasOwn(table, key)) table[key] = value;
+  }
+}

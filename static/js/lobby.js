@@ -1,5 +1,6 @@
 // The room before (and between) games: seats with presence, spectators, the shared link,
-// and the host's controls (start, options, public/private, remove a player).
+// and the host's controls (start, options, public/private, seat a bot, remove a player or bot),
+// plus the game's own panel when its table module has one (lobbyPanel, see games/index.js).
 import { games, lobby } from "./api.js";
 import { h, keyedList, setAttr, setKids, setText, show, toggle } from "./dom.js";
 import { t } from "./i18n.js";
@@ -12,6 +13,7 @@ export class Lobby {
   constructor(ctx) {
     this.ctx = ctx;
     this.code = ctx.code;
+    this.gamePanel = ctx.module?.lobbyPanel?.({ code: ctx.code, me: ctx.me }) || null;
     this.rows = [];
     this.title = h("h1", {});
     this.state = h("p", { class: "lobby-state", role: "status" });
@@ -42,6 +44,7 @@ export class Lobby {
       h("div", { class: "panel seats-panel" },
         h("h2", {}, t("lobby.seats")), this.seatList, this.prefsBox,
         h("div", { class: "row" }, this.sitBtn, this.watchBtn, this.leaveBtn)),
+      this.gamePanel?.el,
       this.startPanel = h("div", { class: "panel start-panel" }, h("div", { class: "row" }, this.startBtn), this.hostBox),
       h("details", { class: "panel options" }, h("summary", {}, h("h2", {}, t("lobby.options"))), this.optionsBox,
         h("div", { class: "row" }, this.saveBtn)),
@@ -119,9 +122,11 @@ export class Lobby {
     row.presence = h("span", { class: "presence" });
     row.sit = h("button", { type: "button", class: "btn small", onclick: () => this.sit(i) });
     row.remove = this.removeButton(() => this.view.room.seats[i]);
+    row.bot = h("button", { type: "button", class: "btn small", "aria-label": t("lobby.addBotAt", { seat: t("seat.n", { n: i + 1 }) }),
+      onclick: () => this.run(lobby.addBot(this.code, i)) }, t("lobby.addBot"));
     row.li = h("li", { class: "lobby-seat", "data-seat": i },
       h("span", { class: "seat-no" }, t("seat.n", { n: i + 1 })), row.badge,
-      h("span", { class: "who" }, row.name, row.tags, row.presence), row.sit, row.remove);
+      h("span", { class: "who" }, row.name, row.tags, row.presence), row.sit, row.bot, row.remove);
     return row;
   }
 
@@ -176,9 +181,11 @@ export class Lobby {
       setText(row.name, s ? s.name : t("seat.free"));
       toggle(row.li, "free", !s);
       toggle(row.li, "me", s && s.player_id === me);
-      setText(row.tags, [s && s.player_id === me ? t("tag.you") : "", s && s.player_id === room.host ? t("tag.host") : ""]
+      setText(row.tags, [s && s.player_id === me ? t("tag.you") : "", s && s.player_id === room.host ? t("tag.host") : "",
+        s?.bot ? t("tag.bot") : "", s?.standin ? t("tag.standin", { name: s.name }) : ""]
         .filter(Boolean).join(" · "));
-      setText(row.presence, s ? (s.connected ? t("presence.online") : t("presence.away")) : "");
+      toggle(row.li, "bot", s?.bot);
+      setText(row.presence, s && !s.bot ? (s.connected ? t("presence.online") : t("presence.away")) : "");
       toggle(row.presence, "on", s?.connected);
       const badgeKey = preview[i] || "";
       if (row.badgeKey !== badgeKey) {
@@ -188,6 +195,7 @@ export class Lobby {
       show(row.sit, !s);
       setText(row.sit, mySeat === null ? t("lobby.sitHere") : t("lobby.moveHere"));
       setAttr(row.sit, "aria-label", `${mySeat === null ? t("lobby.sitHere") : t("lobby.moveHere")} (${t("seat.n", { n: i + 1 })})`);
+      show(row.bot, isHost && !s && room.status !== "playing");
       show(row.remove, isHost && s && s.player_id !== me);
     });
 
@@ -216,6 +224,7 @@ export class Lobby {
     show(this.hostBox, isHost);
     this.publicBox.checked = room.public;
 
+    this.gamePanel?.update(view);
     this.listSpectators(room.spectators, (s) => s.player_id);
     show(this.noSpectators, room.spectators.length === 0);
     this.updateOptions(room, isHost);

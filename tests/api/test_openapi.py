@@ -77,7 +77,11 @@ ERRORS: dict[str, set[int]] = {
     "POST /api/rooms/{code}/leave": {401, 404},
     "POST /api/rooms/{code}/start": {401, 403, 404, 409, 422},
     "DELETE /api/rooms/{code}/members/{player_id}": {401, 403, 404, 409},
+    "POST /api/rooms/{code}/bots": {401, 403, 404, 409, 422},
+    "PUT /api/rooms/{code}/teams": {401, 403, 404, 409, 422},
+    "POST /api/rooms/{code}/end": {401, 403, 404, 409},
     "POST /api/_test/clock": {404, 409, 422},
+    "POST /api/_test/seed": {404, 409, 422},
 }
 
 

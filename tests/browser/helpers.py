@@ -14,7 +14,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tests.integration.client import Api
+from tests.integration.client import Api, Client
 from tests.integration.server import ServerProcess
 
 DESKTOP: dict[str, Any] = {"viewport": {"width": 1180, "height": 860}}
@@ -116,6 +116,7 @@ class Table:
         self.problems: list[str] = []
         self.contexts: list[Any] = []
         self.allowed = (server.http + "/", server.ws + "/", "data:")
+        self.sockets: list[tuple[Client, asyncio.Task[None]]] = []
 
     def watch(self, page: Any, who: str) -> None:
         def console(msg: Any) -> None:
@@ -257,6 +258,20 @@ class Table:
             state = await watcher.wait_changed(state)
         raise AssertionError(f"{phase} not reached; last {state}")
 
+    async def present(self, code: str, player: dict[str, Any]) -> Client:
+        """A player connected without a browser who never acts (so no bot stands in for them)."""
+        client = await Client(self.server.ws, code, player["token"]).open()
+
+        async def read_forever() -> None:
+            while True:
+                await client.recv()
+
+        self.sockets.append((client, asyncio.create_task(read_forever())))
+        return client
+
     async def close(self) -> None:
+        for client, reader in self.sockets:
+            reader.cancel()
+            await client.close()
         for context in self.contexts:
             await context.close()

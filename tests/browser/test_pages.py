@@ -79,6 +79,7 @@ async def test_a_phone_in_portrait_never_scrolls_sideways(table: Table) -> None:
     for name in ("Ana", "Bo", "Cyprianus Maximilian Longname"):
         p = await table.api.player(name)
         await table.api.sit(p["token"], code)
+        await table.present(code, p)  # at the table but idle: the round runs to its time limit
     await expect(di.page.locator(".lobby-seat .name", has_text="Cyprianus")).to_be_visible()
     await di.page.get_by_text("Table options").click()
     assert await di.scroll_width() <= 375

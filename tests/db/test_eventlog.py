@@ -250,3 +250,16 @@ async def test_events_survive_reopening_the_store(migrated_url: str) -> None:
         assert [g.id for g in recovered] == [game]
     finally:
         await reopened.close()
+
+
+async def test_the_hosts_early_end_is_an_event_kind(store: Store, event_log: EventLog) -> None:
+    (game,) = await _games(store, 1)
+    await event_log.append(game, [_tick(1), EventRec(2, "end", None, None, 6000, None, None)])
+    assert [e.kind for e in await store.load_events(game)] == ["tick", "end"]
+
+
+async def test_unknown_event_kinds_are_refused_by_the_database(store: Store, event_log: EventLog) -> None:
+    (game,) = await _games(store, 1)
+    with pytest.raises(Exception, match=r"(?i)check"):
+        await event_log.append(game, [EventRec(1, "undo", None, None, 6000, None, None)])
+    assert await store.load_events(game) == []

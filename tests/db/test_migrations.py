@@ -16,6 +16,7 @@ from app.db import downgrade, migrate
 from app.db.models import Base
 from app.db.store import MIGRATIONS_DIR, create_engine
 
+HEAD = "0002"
 TABLES = {"players", "server_keys", "rooms", "room_members", "games", "game_events"}
 
 
@@ -46,7 +47,7 @@ async def test_upgrade_empty_database_matches_models(db_url: str) -> None:
     tables, diffs, revision = await _inspect(db_url)
     assert tables == TABLES | {"alembic_version"}
     assert diffs == []
-    assert revision == "0001"
+    assert revision == HEAD
 
 
 async def test_migrate_twice_is_a_no_op(migrated_url: str) -> None:
@@ -54,7 +55,7 @@ async def test_migrate_twice_is_a_no_op(migrated_url: str) -> None:
     tables, diffs, revision = await _inspect(migrated_url)
     assert tables == TABLES | {"alembic_version"}
     assert diffs == []
-    assert revision == "0001"
+    assert revision == HEAD
 
 
 async def test_downgrade_to_base_then_upgrade_again(migrated_url: str) -> None:
@@ -67,7 +68,7 @@ async def test_downgrade_to_base_then_upgrade_again(migrated_url: str) -> None:
     tables, diffs, revision = await _inspect(migrated_url)
     assert tables == TABLES | {"alembic_version"}
     assert diffs == []
-    assert revision == "0001"
+    assert revision == HEAD
 
 
 async def test_alembic_cli_with_x_url(db_url: str) -> None:
@@ -86,7 +87,7 @@ async def test_alembic_cli_with_x_url(db_url: str) -> None:
     assert proc.returncode == 0, output.decode()
     _, diffs, revision = await _inspect(db_url)
     assert diffs == []
-    assert revision == "0001"
+    assert revision == HEAD
 
 
 async def test_sqlite_pragmas(tmp_path: Path) -> None:

@@ -212,3 +212,15 @@ async def test_games(store: Store) -> None:
     assert second.started_at == big
     assert await store.latest_game("GAME") == second
     assert await store.unfinished_games() == [second]
+
+
+async def test_bot_players_are_marked_and_listed_as_bots(store: Store) -> None:
+    host = await store.create_player("Ana")
+    bot = await store.create_player("Ada (bot)", bot=True)
+    assert bot.bot and not host.bot
+    assert await store.get_player(bot.id) == bot
+    await store.create_room("BOTS22", "slap", {}, True, host.id)
+    await store.put_member("BOTS22", host.id, "seat", 0, {})
+    await store.put_member("BOTS22", bot.id, "seat", 1, {})
+    members = await store.list_members("BOTS22")
+    assert [(m.name, m.bot) for m in members] == [("Ana", False), ("Ada (bot)", True)]

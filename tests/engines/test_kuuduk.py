@@ -645,6 +645,69 @@ def test_a_void_round_is_replayed_in_single_round_mode():
     assert due(state).round == 2
 
 
+# -- DECISION (void rounds): a deadlocked table ends the game -----------------------------
+
+
+def void(state: KuudukState, at: int = 1000) -> KuudukState:
+    """Nobody lays for ``stall_turns`` turns (draw and discard): the round is void."""
+    while state.phase is Phase.TURN:
+        state = draw_and_discard(state, at)
+    assert state.history[-1].winner is None
+    return state
+
+
+def test_void_rounds_in_a_row_end_the_game_and_the_highest_total_wins():
+    state = replace(new_game(3, stall_turns=2), totals=(3, 7, 5))
+    assert state.options.void_rounds == 3
+    state = due(void(state))
+    state = void(state)
+    assert state.phase is Phase.ROUND_END and ENGINE.view(state, 0)["void_streak"] == 2
+    state = void(due(state))
+    assert state.phase is Phase.GAME_OVER and state.winners == (1,) and state.totals == (3, 7, 5)
+    assert [e.kind for e in state.last] == ["discard", "round_void", "game_over"]
+    assert ENGINE.next_deadline(state) is None
+    outcome = ENGINE.result(state)
+    assert outcome.finished and outcome.winners == (1,) and outcome.detail["void_end"]
+    assert [r["void"] for r in outcome.detail["rounds"]] == [True, True, True]
+    v = ENGINE.view(state, 2)
+    assert (v["void_streak"], v["void_rounds"], v["winners"], v["legal"]) == (3, 3, [1], [])
+
+
+def test_void_rounds_end_with_the_players_tied_at_the_top_sharing_the_win():
+    state = void(replace(new_game(3, stall_turns=2, void_rounds=1), totals=(7, 2, 7)))
+    assert state.phase is Phase.GAME_OVER and state.winners == (0, 2)
+    assert ENGINE.result(state).winners == (0, 2)
+
+
+def test_a_won_round_breaks_the_run_of_void_rounds():
+    state = due(void(new_game(3, stall_turns=2, void_rounds=2)))
+    state = due(won_round(state, state.turn))
+    assert state.phase is Phase.TURN and ENGINE.view(state, 0)["void_streak"] == 0
+    state = void(state)
+    assert state.phase is Phase.ROUND_END and not ENGINE.result(state).detail["void_end"]
+    assert void(due(state)).phase is Phase.GAME_OVER
+
+
+def test_void_rounds_end_a_single_round_game_shared_by_everybody():
+    state = new_game(2, mode="single_round", stall_turns=2, void_rounds=2)
+    state = void(due(void(state)))
+    assert state.phase is Phase.GAME_OVER and state.winners == (0, 1)
+
+
+def test_void_rounds_end_a_tie_break_shared_by_the_tied_players():
+    state = new_game(3, stall_turns=2, void_rounds=1)
+    state = replace(
+        state,
+        seats=(0, 2),
+        tiebreak=True,
+        turn=0,
+        totals=(16, 9, 16),
+        hands=(state.hands[0], (), state.hands[2]),
+    )
+    state = void(state)
+    assert state.phase is Phase.GAME_OVER and state.winners == (0, 2) and state.totals == (16, 9, 16)
+
+
 # -- 30. determinism and privacy -------------------------------------------------------------
 
 
@@ -759,6 +822,7 @@ def test_options_defaults_bounds_and_descriptions():
         {"mode": "marathon"},
         {"max_rounds": 0},
         {"stall_turns": -1},
+        {"void_rounds": 0},
         {"turn_ms": -1},
         {"first_dealer": 8},
         {"first_dealer": "youngest"},
@@ -845,6 +909,8 @@ def test_view_shape_and_json_types():
         "discard_size",
         "stall",
         "stall_limit",
+        "void_streak",
+        "void_rounds",
         "seats",
         "hand",
         "drawn",

@@ -136,8 +136,13 @@ def check_result(state: KuudukState) -> None:
             totals = [a + b for a, b in zip(totals, record.scores, strict=True)]
     assert tuple(totals) == outcome.scores == state.totals
     last = state.history[-1]
-    assert last.winner is not None
     options = state.options
+    if last.winner is None:
+        # DECISION (void rounds): too many void rounds in a row; the best total of the round's players wins.
+        assert state.void_streak >= options.void_rounds
+        best = max(totals[s] for s in last.seats)
+        assert state.winners == tuple(s for s in last.seats if totals[s] == best)
+        return
     if last.tiebreak or options.mode == "single_round":
         assert state.winners == (last.winner,)
     else:
@@ -253,6 +258,7 @@ def playout(players: int, family: str, index: int, stats: Counter[str]) -> None:
     check_result(state)
     stats["rounds"] += len(state.history)
     stats["void"] += sum(1 for r in state.history if r.winner is None)
+    stats["void_end"] += ENGINE.result(state).detail["void_end"]
     stats["tiebreaks"] += sum(1 for r in state.history if r.tiebreak)
 
     # A full replay from the seed rebuilds the final state exactly.

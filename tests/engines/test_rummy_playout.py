@@ -16,15 +16,15 @@ from __future__ import annotations
 
 import json
 import random
-from collections import Counter, defaultdict
+from collections import Counter
 from typing import Any
 
 import pytest
 
+from app.bots.rummy import plan
 from app.engines.base import IllegalAction, Move, SeatSetup
-from app.engines.cards import number_of
-from app.engines.rummy import ENGINE, Kind, Phase, RoundEnd, RummyOptions, RummyState, check_meld
-from app.engines.rummy.deck import DECK, hand_value, is_joker
+from app.engines.rummy import ENGINE, Phase, RoundEnd, RummyOptions, RummyState, check_meld
+from app.engines.rummy.deck import DECK, hand_value
 from tests.engines.helpers import replay_log
 from tests.engines.test_rummy import CARD_RE, VIEW_KEYS
 
@@ -85,199 +85,7 @@ REJECTED = {
 }
 
 
-# -- a bot that finds simple plays -------------------------------------------------------
-
-
-NUM = {c: 0 if is_joker(c) else number_of(c) for c in DECK}
-
-
-def find_melds(hand: list[str]) -> tuple[list[list[str]], list[str]]:
-    """Runs, then groups, then pairs completed by a joker, greedily; returns (melds, cards left)."""
-    jokers = [c for c in hand if is_joker(c)]
-    naturals = sorted((c for c in hand if not is_joker(c)), key=lambda c: (c[0], NUM[c]))
-    melds: list[list[str]] = []
-    run: list[str] = []
-    for card in [*naturals, "X"]:  # a sentinel closes the last run
-        if run and card[0] == run[-1][0] and NUM.get(card) == NUM[run[-1]] + 1:
-            run.append(card)
-            continue
-        if run and card[0] == run[-1][0] and NUM.get(card) == NUM[run[-1]]:
-            continue  # a second copy: left for groups
-        if len(run) >= 3:
-            melds.append(run)
-        run = [card]
-    used = {c for m in melds for c in m}
-    by_number: dict[int, dict[str, str]] = defaultdict(dict)
-    for card in naturals:
-        if card not in used:
-            by_number[NUM[card]].setdefault(card[0], card)
-    for faces in by_number.values():
-        if len(faces) >= 3:
-            melds.append(list(faces.values()))
-            used.update(faces.values())
-    left = [c for c in naturals if c not in used]
-    for a, b in pairs(left):
-        if not jokers:
-            break
-        for cards in ([a, b, jokers[-1]], [a, jokers[-1], b], [jokers[-1], a, b]):
-            if check_meld(cards).ok:
-                melds.append(cards)
-                used.update((a, b, jokers.pop()))
-                break
-    return melds, [c for c in hand if c not in used and c not in {c for m in melds for c in m}]
-
-
-def pairs(cards: list[str]) -> list[tuple[str, str]]:
-    """Disjoint pairs a third card could complete: same number, or same colour one or two apart."""
-    found: list[tuple[str, str]] = []
-    by_number: dict[int, dict[str, str]] = defaultdict(dict)
-    for card in cards:
-        by_number[NUM[card]].setdefault(card[0], card)
-    for faces in by_number.values():
-        free = list(faces.values())
-        while len(free) >= 2:
-            found.append((free.pop(), free.pop()))
-    used = {c for pair in found for c in pair}
-    rest = sorted((c for c in cards if c not in used), key=lambda c: (c[0], NUM[c]))
-    i = 0
-    while i < len(rest) - 1:
-        a, b = rest[i], rest[i + 1]
-        if a[0] == b[0] and 0 < NUM[b] - NUM[a] <= 2:
-            found.append((a, b))
-            i += 2
-        else:
-            i += 1
-    return found
-
-
-def value_of(meld: list[str]) -> int:
-    return check_meld(meld).value
-
-
-def shape(cards: list[str]) -> tuple[set[str], set[int], int]:
-    naturals = [c for c in cards if not is_joker(c)]
-    return {c[0] for c in naturals}, {NUM[c] for c in naturals}, len(cards)
-
-
-def fits(card: str, colours: set[str], numbers: set[int], size: int) -> bool:
-    """Could ``card`` extend a set of this shape at all (a cheap test before the real check)?"""
-    number = NUM[card]
-    if len(numbers) == 1 and number in numbers:
-        return card[0] not in colours and size < 4
-    return len(colours) == 1 and card[0] in colours and number not in numbers
-
-
-KINDS = {None: None, "group": Kind.GROUP, "run": Kind.RUN}
-
-
-def kind_of(meld: dict) -> Kind | None:
-    return KINDS[meld.get("kind")]
-
-
-def keeps_jokers(before: list[str], kind: Kind | None, after: list[str]) -> bool:
-    new = check_meld(after, kind)
-    if not new.ok or (kind is not None and new.kind is not kind):
-        return False
-    old = check_meld(before, kind).jokers
-    return not old or Counter(old) <= Counter(new.jokers)
-
-
-def lay_off(card: str, meld: dict) -> dict | None:
-    kind = kind_of(meld)
-    for cards in ([card, *meld["cards"]], [*meld["cards"], card]):
-        if keeps_jokers(meld["cards"], kind, cards):
-            return {"kind": meld.get("kind"), "cards": cards}
-    return None
-
-
-def completes(pair: tuple[str, str]) -> set[str]:
-    """The faces (colour + number) that make a set of three with this pair."""
-    a, b = pair
-    x, y = number_of(a), number_of(b)
-    if x == y:
-        return {f"{c}{x:02d}" for c in "RBYK"} - {a[:3], b[:3]}
-    numbers = {x + 1} if y - x == 2 else {x - 1, y + 1}
-    return {f"{a[0]}{n:02d}" for n in numbers}
-
-
-def borrow(pair: tuple[str, str], sets: list[dict]) -> bool:
-    """Complete a hand pair with an end card of a long run or a card of a group of four."""
-    wanted = completes(pair)
-    for i, meld in enumerate(sets):
-        cards = meld["cards"]
-        if len(cards) < 4 or not any(c[:3] in wanted for c in cards):
-            continue
-        for k in {0, len(cards) - 1} if check_meld(cards, kind_of(meld)).kind is Kind.RUN else range(4):
-            taken = cards[k]
-            if taken[:3] not in wanted:
-                continue
-            rest = cards[:k] + cards[k + 1 :]
-            new = sorted([*pair, taken], key=number_of)
-            if check_meld(new).ok and keeps_jokers(cards, kind_of(meld), rest):
-                sets[i] = {"kind": meld.get("kind"), "cards": rest}
-                sets.append({"cards": new})
-                return True
-    return False
-
-
-def exchange_joker(sets: list[dict], hand: list[str]) -> list[str]:
-    """Swap a table joker for the card it stands for and reuse it, at the same number, with a
-    hand pair; returns the hand cards used (none if no exchange fits)."""
-    before = Counter(n for m in sets for n in check_meld(m["cards"], kind_of(m)).jokers)
-    naturals = [c for c in hand if not is_joker(c)]
-    for i, meld in enumerate(sets):
-        cards = meld["cards"]
-        check = check_meld(cards, kind_of(meld))
-        if not check.jokers or (check.kind is Kind.GROUP and len(cards) == 4):
-            continue
-        spots = [k for k, c in enumerate(cards) if is_joker(c)]
-        for k, number in zip(spots, check.jokers, strict=True):
-            for card in (c for c in naturals if NUM[c] == number):
-                swapped = [*cards[:k], card, *cards[k + 1 :]]
-                if not check_meld(swapped, kind_of(meld)).ok:
-                    continue
-                for pair in pairs([c for c in naturals if c != card]):
-                    new = [*pair, cards[k]]
-                    reuse = check_meld(new)
-                    if reuse.ok and reuse.jokers == (number,):
-                        trial = [*sets[:i], {"kind": meld.get("kind"), "cards": swapped}, *sets[i + 1 :]]
-                        trial.append({"cards": new})
-                        after = Counter(n for m in trial for n in check_meld(m["cards"], kind_of(m)).jokers)
-                        if before <= after:
-                            sets[:] = trial
-                            return [card, *pair]
-    return []
-
-
-def plan(view: dict) -> list[dict] | None:
-    """A final table from the seat's view: the table as committed plus melds from the
-    hand; once opened, also single cards laid off on sets, and pairs completed with a
-    card taken from a long set."""
-    me = view["you"]
-    on_table = {c for s in view["table"] for c in s["cards"]}
-    hand = [*view["hand"], *(c for s in view["draft"]["table"] for c in s["cards"] if c not in on_table)]
-    melds, left = find_melds(hand)
-    table = [dict(s) for s in view["table"]]
-    if not view["seats"][me]["opened"]:
-        if not melds or sum(map(value_of, melds)) < view["opening_min"]:
-            return None
-        return [*table, *({"cards": m} for m in melds)]
-    sets = [*table, *({"cards": m} for m in melds)]
-    swapped = exchange_joker(sets, left)
-    left = [c for c in left if c not in swapped]
-    shapes = [shape(m["cards"]) for m in sets]
-    played = bool(melds or swapped)
-    for card in left:
-        for i in range(len(sets)) if is_joker(card) else [i for i, s in enumerate(shapes) if fits(card, *s)]:
-            if (grown := lay_off(card, sets[i])) is not None:
-                sets[i] = grown
-                shapes[i] = shape(grown["cards"])
-                played = True
-                break
-    placed = {c for s in sets for c in s["cards"]}
-    for pair in pairs([c for c in left if c not in placed and not is_joker(c)]):
-        played = borrow(pair, sets) or played
-    return sets if played else None
+# -- a bot that finds simple plays (the meld finder and planner are the Rummy bot's) ---------------
 
 
 def random_edit(rnd: random.Random, view: dict) -> dict:

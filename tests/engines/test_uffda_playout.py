@@ -3,6 +3,10 @@ until the game ends, checking the engine's invariants after every step.
 
 The driver has its own ``random.Random``; the engine only ever sees the seed
 string and the inputs, which are logged and replayed at the end of each game.
+Half the games are timed the way a room times them: every seat has a link, the
+driver notes when each live mistake (``stimuli``) was "written" to each seat,
+and a move made while one is live carries every seat's link (``Move.timing``),
+through the logged form, so the arbiter's rulings replay too.
 The driver peeks at the state only to make its players realistic (catching
 real mistakes more often than shouting at nothing); what it may do still
 comes from the view's ``legal``.
@@ -16,12 +20,12 @@ from collections import Counter
 
 import pytest
 
-from app.engines.base import IllegalAction, Move, SeatSetup
+from app.engines.base import IllegalAction, Link, Move, SeatSetup, Timing
 from app.engines.uffda import ENGINE, Phase, Step, UffdaOptions, UffdaState
 from app.engines.uffda.board import board_cards
 from app.engines.uffda.dominoes import hand_points
 from app.engines.uffda.invariants import problems
-from tests.engines.helpers import replay_log
+from tests.engines.helpers import assert_json_ready, replay_log
 from tests.engines.test_uffda import CARD_RE
 
 VIEW_KEYS = {
@@ -206,6 +210,55 @@ def options_for(rnd: random.Random, family: str) -> UffdaOptions:
     return UffdaOptions(**base)
 
 
+Seen = dict[str, list[int | None]]
+"""Per live stimulus, when the frame first showing it was written to each seat (None: not connected)."""
+
+
+class Room:
+    """The room's side of the races for one playout: links, stimulus notes and move timing."""
+
+    def __init__(self, rnd: random.Random, players: int) -> None:
+        self.links = [
+            rnd.choice([None, (8, 1), (40, 3), (90, 6), (160, 10), (320, 30)]) for _ in range(players)
+        ]
+        self.write = [rnd.choice([0, 1, 2, 15]) for _ in range(players)]
+        self.seen: Seen = {}
+
+    def note(self, state: UffdaState, now: int) -> None:
+        live = ENGINE.stimuli(state)
+        self.seen = {k: v for k, v in self.seen.items() if k in live}
+        for key in live:
+            if key not in self.seen:
+                self.seen[key] = [
+                    None if link is None else now + w for link, w in zip(self.links, self.write, strict=True)
+                ]
+
+    def move(self, state: UffdaState, seat: int, action: object, at: int) -> Move:
+        own = self.links[seat]
+        rtt = None if own is None else own[0]
+        keys = ENGINE.stimuli(state)
+        if not keys:
+            return Move(seat, action, at, rtt)  # type: ignore[arg-type]
+        links: list[Link | None] = []
+        for other, link in enumerate(self.links):
+            if link is None and other != seat:
+                links.append(None)  # not connected: shown nothing
+                continue
+            sent = {
+                k: t for k in keys if (t := self.seen.get(k, [None] * len(self.links))[other]) is not None
+            }
+            links.append(Link(*(link or (None, None)), sent))
+        return Move(seat, action, at, rtt, Timing(tuple(links)))  # type: ignore[arg-type]
+
+
+def logged(move: Move) -> Move:
+    """The move as the event log stores and gives it back."""
+    stored = json.loads(json.dumps(move.logged_action()))
+    again = Move.from_log(move.seat, stored, move.at, move.rtt)
+    assert again == move
+    return again
+
+
 def playout(players: int, family: str, index: int) -> int:
     rnd = random.Random(f"{players}-{family}-{index}")
     seed = f"uffda-playout-{players}-{family}-{index}-qz"
@@ -215,6 +268,7 @@ def playout(players: int, family: str, index: int) -> int:
     state = ENGINE.start(seats, options, seed, start)
     log: list[tuple[str, object]] = []
     now = start
+    room = Room(rnd, players) if index % 2 else None
     check_views(state, seed)
     rounds_seen = 0
     for step in range(20_000):
@@ -234,7 +288,10 @@ def playout(players: int, family: str, index: int) -> int:
             t = now + rnd.choice([0, 1, 2, 3, 5, 9, 20])
             if deadline is not None and t > deadline and not junk:
                 t = deadline  # a listed action is sent before the state changes under it
-            move = Move(seat, action, t, rnd.choice([None, 0, 2, 4, 40]))
+            if room is None:
+                move = Move(seat, action, t, rnd.choice([None, 0, 2, 4, 40]))
+            else:
+                move = room.move(state, seat, action, t)
             try:
                 state = ENGINE.apply(state, move)
             except IllegalAction as exc:
@@ -245,7 +302,7 @@ def playout(players: int, family: str, index: int) -> int:
                 if step % 16 == 0:
                     assert state == before
             else:
-                log.append(("move", move))
+                log.append(("move", move if room is None else logged(move)))
                 now = t
         elif deadline is not None:
             t = deadline + rnd.choice([0, 0, 0, 1, 3]) if rnd.random() < 0.9 else rnd.randint(now, deadline)
@@ -258,6 +315,11 @@ def playout(players: int, family: str, index: int) -> int:
         else:
             pytest.fail("nobody can act and nothing is due")
         assert not problems(state), problems(state)
+        if room is not None and state is not before:
+            room.note(state, now)
+        for ruling in ENGINE.rulings(state):
+            assert_json_ready(ruling)
+            assert ruling["outcome"] == "void" or ruling["winner"] == ruling["claims"][0]["seat"]
         if state.phase is Phase.PLAY:
             assert state.turn.deadline is None or state.turn.deadline >= now or state.offences
         if len(state.history) != rounds_seen:

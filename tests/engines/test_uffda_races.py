@@ -2,7 +2,9 @@
 every tie and the Double UFF-DA!, judged through the shared race mechanism (app.engines.race).
 
 Times: T0 = 10 000. With no ``rtt`` a call's reaction time is its arrival; the defaults are
-a 160 ms race window, 150 ms of network credit at most and a 10 ms tie margin.
+a 160 ms race window, 150 ms of network credit at most and a 10 ms tie margin. These moves carry
+no room timing (as in old logs), so they are judged by the capped round-trip credit; the same
+races as the room times them, through the arbiter, are in ``test_uffda_arbiter``.
 """
 
 from __future__ import annotations

@@ -120,6 +120,12 @@ class Client:
         await self.send({"type": "action", "id": action_id, "action": action})
         return await self.reply(action_id)
 
+    async def admin(self, command: str, **fields: Any) -> dict[str, Any]:
+        """Send a host command and wait for its ack or reject."""
+        admin_id = f"h{next(self._ids)}"
+        await self.send({"type": "admin", "id": admin_id, "command": command, **fields})
+        return await self.reply(admin_id)
+
     async def reply(self, action_id: str) -> dict[str, Any]:
         async with asyncio.timeout(TIMEOUT):
             while action_id not in self.replies:

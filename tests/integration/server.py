@@ -93,6 +93,12 @@ class ServerProcess:
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait()
 
+    def reborn(self) -> ServerProcess:
+        """Another server on the same database, port and log (after ``kill``), started."""
+        again = ServerProcess(self.database_url, self.port, dict(self.env), log_path=self.log_path)
+        again.start()
+        return again
+
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()

@@ -35,8 +35,7 @@ async def test_a_killed_server_resumes_the_round_with_no_accepted_action_lost(
     server.kill()
     for c in players:
         await c.close()
-    reborn = ServerProcess(database_url=server.database_url, port=server.port, log_path=server.log_path)
-    reborn.start()
+    reborn = server.reborn()
     try:
         api = Api(reborn.http)
         players = [await Client(reborn.ws, code, p["token"]).open() for p in people]

@@ -3,8 +3,8 @@
 The number of players is not an option: it is the number of seated players
 (2 to 8, the engine's ``min_players``/``max_players``).
 
->>> KuudukOptions().target, KuudukOptions().mode, KuudukOptions().stall_turns
-(15, 'points', 0)
+>>> KuudukOptions().target, KuudukOptions().mode, KuudukOptions().stall_turns, KuudukOptions().void_rounds
+(15, 'points', 0, 3)
 >>> from pydantic import ValidationError
 >>> try:
 ...     KuudukOptions(target=5)
@@ -51,6 +51,13 @@ class KuudukOptions(EngineOptions):
         le=10_000,
         description="A round in which this many turns in a row pass without a card laid is void and "
         "dealt again (0 = 10 turns per player taking part in the round).",
+    )
+    void_rounds: int = Field(
+        3,
+        ge=1,
+        le=100,
+        description="After this many void (stalled) rounds in a row the game ends: the highest total "
+        "among the players of the round wins, and players tied at the top share the win.",
     )
     turn_ms: int = Field(
         0,

@@ -1,5 +1,8 @@
 """Rounds: the deal, round scores, void rounds and the end of the game (rules 2.2, 2.3, 3.10, 3.11, 4).
 
+A game also ends after ``void_rounds`` void rounds in a row (DECISION (void rounds), see
+:func:`void_round`).
+
 >>> round_scores([6, 4, 0], [0, 2, 3], (0, 1, 2))
 (6, 2, -3)
 """
@@ -150,7 +153,29 @@ def win_round(state: KuudukState, winner: int, t: int, events: tuple[Event, ...]
 
 
 def void_round(state: KuudukState, t: int, events: tuple[Event, ...]) -> KuudukState:
-    """Rules 3.11: a stalled round scores nothing and is dealt again among the same players."""
+    """Rules 3.11: a stalled round scores nothing and is dealt again among the same players.
+
+    DECISION (void rounds): after ``void_rounds`` (default 3) void rounds in a
+    row the game ends at once, decided by the totals as they stand: the highest
+    total among the players of the round wins and players tied at the top
+    share the win. Without it a table where nobody ever passes (so no hand ever
+    empties and nobody can win) deals void rounds for ever: void rounds are not
+    scored, so neither the target nor ``max_rounds`` is ever reached, and the
+    single-round mode and tie-break rounds replay them. The seed ends a game
+    only on points ("the first player who reaches ... 15"), so the standing
+    points decide. Ties share rather than play a tie-break round, because the
+    same deadlocked table would only stall again. In a tie-break round the
+    tied players share the win (their totals are equal by construction); in
+    the single-round mode nobody has points, so everybody shares it.
+    """
     record = _record(state, None)
     events = (*events, Event("round_void", count=state.turns))
+    if state.void_streak + 1 >= state.options.void_rounds:
+        return _finish(state, t, record, events, deadlock_winners(state), (), False)
     return _finish(state, t, record, events, (), state.seats, state.tiebreak)
+
+
+def deadlock_winners(state: KuudukState) -> tuple[int, ...]:
+    """DECISION (void rounds): the players of the round sharing its highest total."""
+    best = max(state.totals[s] for s in state.seats)
+    return tuple(s for s in state.seats if state.totals[s] == best)

@@ -144,5 +144,15 @@ class KuudukState:
         return bool(self.draw_pile) or len(self.discard) > 1
 
     @property
+    def void_streak(self) -> int:
+        """How many rounds in a row, counting back from the latest, were void (rules 3.11)."""
+        streak = 0
+        for record in reversed(self.history):
+            if record.winner is not None:
+                break
+            streak += 1
+        return streak
+
+    @property
     def scored_rounds(self) -> int:
         return sum(1 for r in self.history if r.counted)

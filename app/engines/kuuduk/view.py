@@ -83,6 +83,8 @@ def view(state: KuudukState, seat: int | None) -> JSON:
         "discard_size": len(state.discard),
         "stall": state.stall,
         "stall_limit": state.stall_limit,
+        "void_streak": state.void_streak,
+        "void_rounds": options.void_rounds,
         "seats": seats,
         "hand": list(state.hands[seat]) if seat is not None else [],
         "drawn": state.drawn if in_turn and seat == state.turn else None,
@@ -106,4 +108,10 @@ def result_detail(state: KuudukState) -> JSON:
         "target": state.options.target,
         "rounds": [record_json(r) for r in state.history],
         "totals": list(state.totals),
+        "void_end": ended_by_void_rounds(state),
     }
+
+
+def ended_by_void_rounds(state: KuudukState) -> bool:
+    """Whether the game ended on too many void rounds in a row (DECISION (void rounds))."""
+    return state.phase is Phase.GAME_OVER and state.history[-1].winner is None

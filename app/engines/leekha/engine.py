@@ -130,6 +130,10 @@ class LeekhaEngine:
 
     # -- the host's early end (rules 4.5) ---------------------------------------
 
+    def team_seats(self, options: LeekhaOptions) -> tuple[tuple[int, ...], ...] | None:
+        """In 2 vs 2 teammates sit opposite: seats 0 and 2 against 1 and 3 (None: free for all)."""
+        return ((0, 2), (1, 3)) if options.mode == "teams" else None
+
     def end_decided(self, state: LeekhaState, now: int) -> LeekhaState:
         """End a decided match at once: the room calls this for the host only.
 

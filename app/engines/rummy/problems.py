@@ -74,7 +74,10 @@ class Problem:
     points: int | None = None
 
     def to_json(self) -> JSON:
-        return {"code": self.code, "set": self.set, "cards": list(self.cards)}
+        found: JSON = {"code": self.code, "set": self.set, "cards": list(self.cards)}
+        if self.points is not None:
+            found["points"] = self.points
+        return found
 
     def sentence(self, opening_min: int) -> str:
         if self.code == OPENING_BELOW_MIN:
@@ -98,5 +101,6 @@ class TableRejected(IllegalAction):
     """
 
     def __init__(self, problems: Sequence[Problem], opening_min: int) -> None:
-        super().__init__(problems[0].code, describe(problems, opening_min))
+        detail = {"problems": [p.to_json() for p in problems]}
+        super().__init__(problems[0].code, describe(problems, opening_min), detail)
         self.problems = tuple(problems)

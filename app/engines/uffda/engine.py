@@ -31,7 +31,7 @@ from app.engines.uffda.options import UffdaOptions
 from app.engines.uffda.rounds import begin_round
 from app.engines.uffda.state import Phase, Step, Turn, UffdaState
 from app.engines.uffda.timers import due, due_at, run_until
-from app.engines.uffda.view import result_detail, view
+from app.engines.uffda.view import result_detail, ruling_json, view
 
 
 class UffdaEngine:
@@ -96,23 +96,13 @@ class UffdaEngine:
         if isinstance(action, DrawAction):
             return turn.draw(state, seat, action.pile, action.uffda, at)
         if isinstance(action, CallAction):
-            return penalties.call(
-                state,
-                seat,
-                at,
-                move.rtt,
-                action.kind,
-                action.target,
-                action.give_card,
-                action.uffda,
-                action.reaction_ms,
-            )
+            return penalties.call(state, move, action)
         if isinstance(action, DeclareAction):
             if not state.options.penalties:
                 raise IllegalAction("NO_OFFENCE", "Every UFF-DA! counts as said at this table.")
-            return penalties.declare(state, seat, at, move.rtt, action.reaction_ms)
+            return penalties.declare(state, move, action.reaction_ms)
         if action == "next":
-            return turn.say_next(state, seat, at)
+            return turn.say_next(state, seat, at, move.timing)
         if action == "place_coin":
             return turn.place_coin(state, seat, at)
         return turn.remove_coin(state, seat, at)
@@ -128,6 +118,16 @@ class UffdaEngine:
 
     def view(self, state: UffdaState, seat: int | None) -> JSON:
         return view(state, seat)
+
+    # -- race hooks (see app.engines.base.RaceHooks) ----------------------------
+
+    def stimuli(self, state: UffdaState) -> tuple[str, ...]:
+        """Each mistake still catchable or in flight is a live stimulus (rules 5.5)."""
+        return penalties.stimuli(state)
+
+    def rulings(self, state: UffdaState) -> Sequence[JSON]:
+        """The penalty races the latest step closed, with every input the arbiter used."""
+        return tuple(ruling_json(j, state.options) for j in state.judged)
 
     def result(self, state: UffdaState) -> Outcome:
         finished = state.phase is Phase.GAME_OVER

@@ -124,6 +124,8 @@ def problems(state: UffdaState) -> list[str]:
             out.append(f"offence {o.id} has bad claims")
         if bool(o.calls) != (o.race_deadline is not None):
             out.append(f"offence {o.id}: a race without calls or calls without a race")
+        if (o.closes_at is None) != (o.expires_at is None) or (o.expires_at or 0) < (o.closes_at or 0):
+            out.append(f"offence {o.id}: a closed window without its expiry")
         if not state.options.penalties:
             out.append("a mistake at a table without penalties")
     return out

@@ -1,8 +1,9 @@
 """The public event log of one step (``state.last``), for the UI's history and the result screen.
 
 A step is one ``apply`` or ``tick``: it starts an empty log and every
-transition in it appends. Card identities that only some seats may see
-travel as the event's ``secret`` (rules 5.8).
+transition in it appends; the races it closes go to ``judged`` the same way.
+Card identities that only some seats may see travel as the event's
+``secret`` (rules 5.8).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from app.engines.uffda.state import Event, Scalar, UffdaState
 
 
 def new_step(state: UffdaState) -> UffdaState:
-    return evolve(state, last=()) if state.last else state
+    return evolve(state, last=(), judged=()) if state.last or state.judged else state
 
 
 def emit(

@@ -55,17 +55,21 @@ class UffdaOptions(EngineOptions):
     round_end_pause_ms: Ms = Field(8000, description="How long the round's scores stay on screen.")
     race_window_ms: Ms = Field(
         160,
-        description="After the first call on a mistake, later calls still count this long "
-        "(at least max_credit_ms + tie_margin_ms).",
+        description="A call race closes as soon as no player who has not called could still win; at the "
+        "latest this long after the first call (at least max_credit_ms + tie_margin_ms).",
     )
-    max_credit_ms: Ms = Field(150, description="Most network-delay credit any call can get.")
+    max_credit_ms: Ms = Field(
+        150, description="Most network time any call is forgiven (round trip, jitter and one frame)."
+    )
     tie_margin_ms: Ms = Field(
         10,
         description="Calls this close together are a tie: the caller nearest clockwise to the penalised "
         "player wins.",
     )
     latency_compensation: bool = Field(
-        True, description="Judge calls by reaction time corrected for network delay; off = by arrival order."
+        True,
+        description="Judge calls by each player's reaction time, checked against their measured network; "
+        "off = by arrival order.",
     )
 
     @model_validator(mode="after")
@@ -80,6 +84,7 @@ class UffdaOptions(EngineOptions):
 
     @property
     def linger_ms(self) -> int:
-        """How long a mistake stays callable after the NEXT that closed its window: a call made
-        before that NEXT may still be in flight (rules 5.3)."""
+        """How long a mistake stays callable after a NEXT that closed its window without the
+        players' links (the turn timer's, an old log): a call made before it may still be in
+        flight (rules 5.3)."""
         return self.max_credit_ms if self.latency_compensation else 0

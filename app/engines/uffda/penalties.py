@@ -1,52 +1,74 @@
 """Missed COIN and UFF-DA! mistakes, the calls that catch them and their races (rules 5).
 
-Calls are reaction races judged by :mod:`app.engines.race`, exactly like
-Slap's slaps: each call's reaction time is compensated for the caller's
-network delay from the moment the mistake happened, the first call opens a
-race that stays open ``race_window_ms``, and calls within ``tie_margin_ms`` of
-the best tie. UFF-DA!'s tie-break: a late self-declaration beats every tied
-call; otherwise the caller nearest clockwise to the penalised player wins.
+Calls are reaction races judged by the shared arbiter (:mod:`app.engines.race`),
+as Slap's slaps are. The stimulus is the mistake becoming visible: the frame
+showing the NEXT said without the owed coin, or the release of the
+next-to-last card without UFF-DA! (:func:`stimulus_key` names it to the room,
+which notes when that frame went to each seat and hands every move made while
+it is live the seats' links, ``Move.timing``). :func:`race.judge` turns a call
+into an effective reaction time from there; the race stays open only while a
+seat that has not called could still win or tie (:func:`race.close_time`);
+calls within ``tie_margin_ms`` of the best tie, and a tie goes to the caller
+nearest clockwise to the penalised player (:func:`race.clockwise_from`). The
+penalised player's late declaration runs in the same race at distance 0, so it
+wins every tie (DECISION 8.24).
 
->>> pick = tie_break(offender=0, players=4)
+A move without timing (a test, or a log from before the arbiter) is judged by
+the older capped round-trip credit, so such logs replay as they were played.
+
+>>> pick = race.clockwise_from(0, 4)  # tied callers B, D and the late declaration of A
 >>> pick((1, 3)), pick((0, 1, 3))
 (3, 0)
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from app.engines import race
-from app.engines.base import IllegalAction
-from app.engines.cards import CardId
-from app.engines.race import Claim, TieBreak
+from app.engines.base import IllegalAction, Move, Timing
+from app.engines.race import Claim, Fairness, Pending
 from app.engines.tuples import evolve
+from app.engines.uffda.actions import CallAction
 from app.engines.uffda.board import set_coin
 from app.engines.uffda.dominoes import highest
 from app.engines.uffda.log import emit
-from app.engines.uffda.state import Call, Kind, Offence, UffdaState
-
-CLOCKWISE = 1
-"""Direction the tie-break distance is counted in, from the caller to the penalised player
-(DECISION 8.29). Seats are numbered clockwise; -1 would count anticlockwise."""
+from app.engines.uffda.options import UffdaOptions
+from app.engines.uffda.state import Call, Judged, Kind, Offence, Phase, UffdaState
 
 
-def distance(caller: int, target: int, players: int) -> int:
-    """Seats from the caller to the penalised player in the tie-break direction.
-
-    >>> distance(1, 0, 4), distance(3, 0, 4)
-    (3, 1)
-    """
-    return (CLOCKWISE * (target - caller)) % players
+def stimulus_key(offence: Offence) -> str:
+    """The race stimulus of a mistake: the frame that first showed it (``coin:7``, ``uffda:8``)."""
+    return f"{offence.kind.value.lower()}:{offence.id}"
 
 
-def tie_break(offender: int, players: int) -> TieBreak:
-    """Rules 5.5: the offender (a late declaration) wins any tie; else the shortest distance."""
+def stimuli(state: UffdaState) -> tuple[str, ...]:
+    """Every mistake still in the state is live: calls on it may still come or be in flight."""
+    if state.phase is not Phase.PLAY:
+        return ()
+    return tuple(stimulus_key(o) for o in state.offences)
 
-    def pick(tied: tuple[int, ...]) -> int:
-        if offender in tied:
-            return offender
-        return min(tied, key=lambda seat: distance(seat, offender, players))
 
-    return pick
+def fairness(options: UffdaOptions) -> Fairness:
+    return Fairness(
+        max_credit_ms=options.max_credit_ms,
+        tie_margin_ms=options.tie_margin_ms,
+        enabled=options.latency_compensation,
+    )
+
+
+def _fairness_for(options: UffdaOptions, offence: Offence, seat: int) -> Fairness:
+    """The offender's late declaration reacts to no one else's stimulus: they may say it a beat
+    after their own release, before their screen shows it, so no human floor applies to it."""
+    fair = fairness(options)
+    if seat != offence.offender:
+        return fair
+    return replace(fair, min_reaction_ms=0)
+
+
+def _can_claim(offence: Offence, seat: int) -> bool:
+    """Who may join this race: anyone but the offender, who may only declare a missed UFF-DA!."""
+    return seat != offence.offender or offence.kind is Kind.UFFDA
 
 
 def pending_uffda(state: UffdaState, seat: int) -> list[Offence]:
@@ -55,51 +77,114 @@ def pending_uffda(state: UffdaState, seat: int) -> list[Offence]:
 
 
 def open_offence(state: UffdaState, kind: Kind, offender: int, at: int) -> UffdaState:
-    """Record a mistake; with penalties off there are none (rules 7)."""
+    """Record a mistake that became visible at ``at``; with penalties off there are none (rules 7)."""
     if not state.options.penalties:
         return state
     offence = Offence(state.next_offence, kind, offender, state.turn.no, at)
     return evolve(state, offences=(*state.offences, offence), next_offence=state.next_offence + 1)
 
 
-def close_windows(state: UffdaState, ended_turn: int, at: int) -> UffdaState:
+def _expiry(state: UffdaState, offence: Offence, closes_at: int, timing: Timing | None) -> int:
+    """Until when a call made before ``closes_at`` may still arrive.
+
+    With the seats' links (the closing NEXT's timing): the last moment any
+    seat that has not called could deliver a call the arbiter puts before
+    ``closes_at``, at most ``race_window_ms`` after it. Without: the older
+    fixed ``linger_ms``.
+    """
+    options = state.options
+    if timing is None:
+        return closes_at + options.linger_ms
+    if not options.latency_compensation:
+        return closes_at  # calls rank by arrival: none arriving later was made earlier
+    fair = fairness(options)
+    key = stimulus_key(offence)
+    called = {c.claim.seat for c in offence.calls}
+    latest = closes_at
+    for seat, link in enumerate(timing.links):
+        if link is None or key not in link.sent or seat in called or not _can_claim(offence, seat):
+            continue
+        reach = fair.reach(link.rtt, link.jitter)
+        latest = max(latest, link.sent[key] + (closes_at - offence.created_at) + reach)
+    return min(latest, closes_at + options.race_window_ms)
+
+
+def close_windows(state: UffdaState, ended_turn: int, at: int, timing: Timing | None = None) -> UffdaState:
     """The NEXT ending ``ended_turn`` at ``at`` closes every window of the turn before (rules 5.3).
 
     A closed offence stays only while a call made before ``at`` may still
-    arrive (``linger_ms``) or its race runs.
+    arrive or its race runs; ``timing`` is the NEXT's (None for the turn timer's).
     """
-    linger = state.options.linger_ms
     kept: list[Offence] = []
     changed = False
     for o in state.offences:
         if o.closes_at is None and o.turn < ended_turn:
             changed = True
-            if o.race_deadline is None and linger == 0:
+            expires = _expiry(state, o, at, timing)
+            if o.race_deadline is None and expires <= at:
                 continue
-            o = evolve(o, closes_at=at)
+            o = evolve(o, closes_at=at, expires_at=expires)
         kept.append(o)
     return evolve(state, offences=tuple(kept)) if changed else state
 
 
-def _reaction(
-    state: UffdaState, offence: Offence, arrival: int, reaction_ms: int | None, rtt: int | None
-) -> int:
+def _judge(state: UffdaState, offence: Offence, move: Move, reaction_ms: int | None) -> Claim:
+    """The claim's place in the race: its effective reaction time since the mistake showed."""
     options = state.options
-    return race.compensated_time(
-        arrival,
+    if move.timing is None:
+        at = race.compensated_time(
+            move.at,
+            offence.created_at,
+            reaction_ms,
+            move.rtt,
+            options.max_credit_ms,
+            enabled=options.latency_compensation,
+        )
+        return Claim(move.seat, move.at, at, reaction_ms, move.rtt, credit=move.at - at)
+    link = move.timing.link(move.seat)
+    sent, rtt, jitter = (
+        (link.sent.get(stimulus_key(offence)), link.rtt, link.jitter) if link else (None, None, None)
+    )
+    return race.judge(
+        move.seat,
+        move.at,
         offence.created_at,
-        reaction_ms,
-        rtt,
-        options.max_credit_ms,
-        enabled=options.latency_compensation,
+        sent=sent,
+        reaction_ms=reaction_ms,
+        rtt=rtt,
+        jitter=jitter,
+        fairness=_fairness_for(options, offence, move.seat),
     )
 
 
-def _with_call(state: UffdaState, offence: Offence, call: Call) -> Offence:
-    deadline = offence.race_deadline
-    if deadline is None:
-        deadline = race.race_deadline(call.claim.arrival, state.options.race_window_ms)
-    return evolve(offence, calls=(*offence.calls, call), race_deadline=deadline)
+def _pending(offence: Offence, move: Move, options: UffdaOptions) -> list[Pending] | None:
+    """The seats that could still join this race and their reach; None when the move carries no links."""
+    if move.timing is None:
+        return None
+    fair = fairness(options)
+    key = stimulus_key(offence)
+    claimed = {c.claim.seat for c in offence.calls}
+    pending = []
+    for seat, link in enumerate(move.timing.links):
+        if link is None or key not in link.sent or seat in claimed or not _can_claim(offence, seat):
+            continue  # in the race already, or never shown the mistake (not connected): cannot win it
+        pending.append(Pending(link.sent[key], fair.reach(link.rtt, link.jitter)))
+    return pending
+
+
+def _join(state: UffdaState, offence: Offence, call: Call, move: Move) -> UffdaState:
+    """Add a claim to the mistake's race; the race closes once no seat still out of it could win."""
+    options = state.options
+    joined = evolve(offence, calls=(*offence.calls, call))
+    deadline = race.close_time(
+        [c.claim for c in joined.calls],
+        _pending(joined, move, options),
+        offence.created_at,
+        now=move.at,
+        tie_margin_ms=options.tie_margin_ms,
+        window_ms=options.race_window_ms,
+    )
+    return _replace_offence(state, evolve(joined, race_deadline=deadline), offence.id)
 
 
 def _replace_offence(state: UffdaState, new: Offence | None, old_id: int) -> UffdaState:
@@ -107,19 +192,10 @@ def _replace_offence(state: UffdaState, new: Offence | None, old_id: int) -> Uff
     return evolve(state, offences=offences)
 
 
-def call(
-    state: UffdaState,
-    seat: int,
-    arrival: int,
-    rtt: int | None,
-    kind: Kind,
-    target: int,
-    give_card: CardId | None,
-    uffda: bool,
-    reaction_ms: int | None,
-) -> UffdaState:
-    """A COIN! or UFF-DA! call by ``seat`` on ``target`` joins the race of the oldest mistake
-    of that kind it can still catch (rules 5.4, settled decision A)."""
+def call(state: UffdaState, move: Move, action: CallAction) -> UffdaState:
+    """A COIN! or UFF-DA! call joins the race of the oldest mistake of that kind by the target
+    that it can still catch (rules 5.4, settled decision A)."""
+    seat, kind, target, give_card = move.seat, action.kind, action.target, action.give_card
     if not state.options.penalties:
         raise IllegalAction("PENALTIES_OFF", "Penalty calls are switched off at this table.")
     if not 0 <= target < state.players:
@@ -135,19 +211,18 @@ def call(
     for offence in state.offences:
         if offence.kind is not kind or offence.offender != target:
             continue
-        at = _reaction(state, offence, arrival, reaction_ms, rtt)
-        if offence.closes_at is not None and at >= offence.closes_at:
-            continue
+        claim = _judge(state, offence, move, action.reaction_ms)
+        if offence.closes_at is not None and claim.at >= offence.closes_at:
+            continue  # made after the NEXT that closed the window (rules 5.3)
         if any(c.claim.seat == seat for c in offence.calls):
             reason = "ALREADY"
             continue
         declared = offence.declaration
-        if declared is not None and at + state.options.tie_margin_ms >= declared.claim.at:
+        if declared is not None and claim.at + state.options.tie_margin_ms >= declared.claim.at:
             reason = "DECLARED"
             continue
-        new = _with_call(state, offence, Call(Claim(seat, arrival, at, reaction_ms, rtt), give_card, uffda))
-        state = _replace_offence(state, new, offence.id)
-        return emit(state, arrival, "call", seat, call=kind.value, target=target)
+        state = _join(state, offence, Call(claim, give_card, action.uffda), move)
+        return emit(state, move.at, "call", seat, call=kind.value, target=target)
     if reason == "ALREADY":
         raise IllegalAction("ALREADY_CALLED", "You already made that call.")
     if reason == "DECLARED":
@@ -156,24 +231,24 @@ def call(
     raise IllegalAction("NO_OFFENCE", f"There is no {what} to catch on that player right now.")
 
 
-def declare(
-    state: UffdaState, seat: int, arrival: int, rtt: int | None, reaction_ms: int | None
-) -> UffdaState:
+def declare(state: UffdaState, move: Move, reaction_ms: int | None) -> UffdaState:
     """A late self-declaration: it joins the race of every missed UFF-DA! of the seat
     (rules 5.2, settled decision A) and wins any tie with a call (DECISION 8.24)."""
+    seat = move.seat
     todo = [o for o in pending_uffda(state, seat) if o.declaration is None]
     if not todo:
         raise IllegalAction("NO_OFFENCE", "You have no missed UFF-DA! to declare.")
     for offence in todo:
-        at = _reaction(state, offence, arrival, reaction_ms, rtt)
-        state = _replace_offence(
-            state, _with_call(state, offence, Call(Claim(seat, arrival, at, reaction_ms, rtt))), offence.id
-        )
-    return emit(state, arrival, "uffda", seat, late=True)
+        state = _join(state, offence, Call(_judge(state, offence, move, reaction_ms)), move)
+    return emit(state, move.at, "uffda", seat, late=True)
+
+
+def _judged(state: UffdaState, record: Judged) -> UffdaState:
+    return evolve(state, judged=(*state.judged, record))
 
 
 def settle(state: UffdaState, offence: Offence, t: int) -> UffdaState:
-    """The offence's deadline fired at ``t``: judge its race, or drop it once its window has closed."""
+    """The offence's deadline fired at ``t``: judge its race, or drop it once no call can come."""
     if offence.race_deadline is None:
         return _replace_offence(state, None, offence.id)
     valid = [
@@ -181,25 +256,39 @@ def settle(state: UffdaState, offence: Offence, t: int) -> UffdaState:
     ]
     if not valid:
         # Every caller ran out of cards meanwhile (rules 5.4): the mistake stays catchable.
+        state = _judged(state, Judged(offence, t, "void", None))
         state = emit(state, t, "void", None, call=offence.kind.value, target=offence.offender)
         rest = evolve(offence, calls=(), race_deadline=None)
-        expired = rest.closes_at is not None and rest.closes_at + state.options.linger_ms <= t
+        expired = rest.expires_at is not None and rest.expires_at <= t
         return _replace_offence(state, None if expired else rest, offence.id)
+    target = offence.offender
     ruling = race.rule(
-        [c.claim for c in valid], state.options.tie_margin_ms, tie_break(offence.offender, state.players)
+        [c.claim for c in valid], state.options.tie_margin_ms, race.clockwise_from(target, state.players)
     )
     state = _replace_offence(state, None, offence.id)
-    target = offence.offender
+    reaction = ruling.order[0].at - offence.created_at
     if ruling.winner == target:
-        return emit(state, t, "saved", target, call=offence.kind.value, tied=ruling.tied)
+        state = _judged(state, Judged(offence, t, "saved", ruling))
+        return emit(state, t, "saved", target, call=offence.kind.value, tied=ruling.tied, reaction=reaction)
+    state = _judged(state, Judged(offence, t, "caught", ruling))
     winning = next(c for c in valid if c.claim.seat == ruling.winner)
-    return catch(state, offence.kind, ruling.winner, target, winning, ruling.tied, t)
+    return catch(state, offence.kind, ruling.winner, target, winning, ruling.tied, t, reaction)
 
 
 def catch(
-    state: UffdaState, kind: Kind, catcher: int, target: int, won: Call, tied: tuple[int, ...], t: int
+    state: UffdaState,
+    kind: Kind,
+    catcher: int,
+    target: int,
+    won: Call,
+    tied: tuple[int, ...],
+    t: int,
+    reaction: int | None = None,
 ) -> UffdaState:
-    """Rules 5.6: a forgotten coin goes on; the catcher gives the target one card."""
+    """Rules 5.6: a forgotten coin goes on; the catcher gives the target one card.
+
+    ``reaction`` (the winning call's ranked reaction time, ms) is told to everyone with the catch.
+    """
     hands = list(state.hands)
     giver = hands[catcher]
     card = won.give_card if won.give_card in giver else highest(giver)
@@ -220,6 +309,7 @@ def catch(
         target=target,
         tied=tied,
         uffda=declared,
+        reaction=reaction,
     )
     if left_one and not declared:
         # Trigger T2: the catcher released their next-to-last card (rules 5.1, 5.7).

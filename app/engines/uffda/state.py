@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from app.engines.cards import CardId
-from app.engines.race import Claim
+from app.engines.race import Claim, Ruling
 from app.engines.rng import Rng
 from app.engines.uffda.options import UffdaOptions
 
@@ -143,10 +143,11 @@ class Offence:
     """A catchable mistake (rules 5.2-5.3).
 
     ``turn`` is the turn it belongs to: it can be caught until the NEXT that
-    ends turn ``turn + 1``; ``closes_at`` is that NEXT's time once it came (calls
-    made earlier may still be in flight). ``created_at`` is the stimulus the
-    calls' reaction times count from. ``calls`` is the race, open until
-    ``race_deadline``.
+    ends turn ``turn + 1``; ``closes_at`` is that NEXT's time once it came: a
+    call counts if the arbiter puts it before then, and calls made earlier may
+    still be in flight until ``expires_at``. ``created_at`` is when the mistake
+    became visible, the race stimulus the calls' reaction times count from.
+    ``calls`` is the race, open until ``race_deadline``.
     """
 
     id: int
@@ -155,6 +156,7 @@ class Offence:
     turn: int
     created_at: int
     closes_at: int | None = None
+    expires_at: int | None = None
     calls: tuple[Call, ...] = ()
     race_deadline: int | None = None
 
@@ -162,12 +164,26 @@ class Offence:
     def declaration(self) -> Call | None:
         return next((c for c in self.calls if c.claim.seat == self.offender), None)
 
-    def deadline(self, linger_ms: int) -> int | None:
-        if self.race_deadline is not None:
-            return self.race_deadline
-        if self.closes_at is not None:
-            return self.closes_at + linger_ms
-        return None
+    @property
+    def deadline(self) -> int | None:
+        """When the engine must act on it: judge its race, or drop it once no call can come."""
+        return self.race_deadline if self.race_deadline is not None else self.expires_at
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """A penalty race the engine closed in the latest step, kept for the room's audit log.
+
+    ``offence`` is the mistake as it stood when judged (its calls are the
+    race's claims); ``outcome`` is ``caught``, ``saved`` (the late
+    declaration won) or ``void`` (no caller still held two cards); ``ruling``
+    is the arbiter's, None for a void race.
+    """
+
+    offence: Offence
+    closed_at: int
+    outcome: str
+    ruling: Ruling | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,7 +220,8 @@ class UffdaState:
     community branch. ``piles[k][0]`` is the top of draw pile k. ``first_draw``
     is the public face-up dealer draw before round 1 (one row per draw, None
     for seats not drawing). ``last`` holds the events of the latest step;
-    ``seq`` numbers events across the game.
+    ``seq`` numbers events across the game. ``judged`` holds the penalty races
+    the latest step closed (for the audit log, like ``last``).
     """
 
     options: UffdaOptions
@@ -225,6 +242,7 @@ class UffdaState:
     totals: tuple[int, ...]
     last: tuple[Event, ...]
     seq: int
+    judged: tuple[Judged, ...] = ()
 
     @property
     def players(self) -> int:

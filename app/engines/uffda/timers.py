@@ -7,6 +7,7 @@ made in time is settled on the table it was made on.
 
 from __future__ import annotations
 
+from app.engines.base import Move
 from app.engines.timing import catch_up
 from app.engines.tuples import evolve
 from app.engines.uffda.log import emit
@@ -21,9 +22,8 @@ Due = tuple[int, int, int]
 
 def due(state: UffdaState) -> Due | None:
     best: Due | None = None
-    linger = state.options.linger_ms
     for offence in state.offences:
-        at = offence.deadline(linger)
+        at = offence.deadline
         if at is not None and (best is None or (at, 0, offence.id) < best):
             best = (at, 0, offence.id)
     if state.phase is Phase.PLAY:
@@ -80,9 +80,8 @@ def timeout(state: UffdaState, t: int) -> UffdaState:
                 if going_out_blocked(state, seat):
                     # Declare late, then wait for the calls on it to be settled (rules 8.25).
                     if any(o.declaration is None for o in pending_uffda(state, seat)):
-                        state = declare(state, seat, t, None, None)
-                    linger = state.options.linger_ms
-                    wait = max(o.deadline(linger) or t for o in pending_uffda(state, seat))
+                        state = declare(state, Move(seat, {"type": "declare_uffda"}, t), None)
+                    wait = max(o.deadline or t for o in pending_uffda(state, seat))
                     return evolve(state, turn=evolve(state.turn, deadline=wait))
                 card, target = options[0]
                 state = play(state, seat, card, target, True, t)

@@ -6,7 +6,7 @@ builds anything, so a rejected action leaves no trace.
 
 from __future__ import annotations
 
-from app.engines.base import IllegalAction
+from app.engines.base import IllegalAction, Timing
 from app.engines.cards import CardId
 from app.engines.seats import clockwise
 from app.engines.tuples import evolve, replace_at
@@ -177,7 +177,7 @@ def remove_coin(state: UffdaState, seat: int, at: int) -> UffdaState:
     return emit(state, at, "coin", seat, on=False, auto=False)
 
 
-def say_next(state: UffdaState, seat: int, at: int) -> UffdaState:
+def say_next(state: UffdaState, seat: int, at: int, timing: Timing | None = None) -> UffdaState:
     turn = _active(state, seat)
     if turn.step is Step.OPEN and not can_pass(state):
         if state.piles_empty:
@@ -185,13 +185,14 @@ def say_next(state: UffdaState, seat: int, at: int) -> UffdaState:
         raise IllegalAction("MUST_PLAY_OR_DRAW", "Play a card or draw before saying NEXT.")
     if turn.step is Step.FOLLOW_UP and not can_pass(state):
         raise IllegalAction("MUST_FOLLOW_UP", "Fill a side of your double, or draw, before saying NEXT.")
-    return end_turn(state, at, place_owed=False)
+    return end_turn(state, at, place_owed=False, timing=timing)
 
 
-def end_turn(state: UffdaState, at: int, place_owed: bool) -> UffdaState:
+def end_turn(state: UffdaState, at: int, place_owed: bool, timing: Timing | None = None) -> UffdaState:
     """NEXT (rules 4.6): the coin check, the window closes, and the turn passes clockwise.
 
-    ``place_owed`` is the turn timer's NEXT, which places an owed coin itself (rules 7).
+    ``place_owed`` is the turn timer's NEXT, which places an owed coin itself (rules 7);
+    ``timing`` the seats' links when a player said it (how long calls may be in flight).
     """
     turn = state.turn
     seat = turn.seat
@@ -208,7 +209,7 @@ def end_turn(state: UffdaState, at: int, place_owed: bool) -> UffdaState:
         state = emit(state, at, "coin", seat, on=True, auto=True)
         owed = False
     state = emit(state, at, "next", seat, passed=passed)
-    state = close_windows(state, turn.no, at)
+    state = close_windows(state, turn.no, at, timing)
     if owed:
         state = open_offence(state, Kind.COIN, seat, at)
     nxt = clockwise(seat, state.players)

@@ -21,11 +21,13 @@ from typing import Any
 from app.engines.base import JSON
 from app.engines.ranking import places_lowest_first, seats_with_lowest
 from app.engines.uffda.board import community_ready
-from app.engines.uffda.penalties import pending_uffda
+from app.engines.uffda.options import UffdaOptions
+from app.engines.uffda.penalties import pending_uffda, stimulus_key
 from app.engines.uffda.state import (
     ActiveDouble,
     Branch,
     Event,
+    Judged,
     Kind,
     Offence,
     Phase,
@@ -135,6 +137,33 @@ def _offence_json(offence: Offence) -> JSON:
         "turn": offence.turn,
         "closing": offence.closes_at is not None,
         "calls": [c.claim.seat for c in offence.calls],
+    }
+
+
+def ruling_json(judged: Judged, options: UffdaOptions) -> JSON:
+    """The audit record of a penalty race: every claim with the arbiter's inputs and workings.
+
+    ``claims`` are the ruled ones (winner first); ``dropped`` the seats whose calls no longer
+    counted because they were down to one card (a void race drops them all).
+    """
+    offence, ruling = judged.offence, judged.ruling
+    ruled = [] if ruling is None else [c.to_json() for c in ruling.order]
+    counted = {c["seat"] for c in ruled}
+    return {
+        "race": stimulus_key(offence),
+        "kind": offence.kind.value,
+        "offender": offence.offender,
+        "outcome": judged.outcome,
+        "stimulus_at": offence.created_at,
+        "window_closed_at": offence.closes_at,
+        "closed_at": judged.closed_at,
+        "winner": None if ruling is None else ruling.winner,
+        "tied": [] if ruling is None else list(ruling.tied),
+        "tie_margin_ms": options.tie_margin_ms,
+        "max_credit_ms": options.max_credit_ms,
+        "compensation": options.latency_compensation,
+        "claims": ruled,
+        "dropped": [c.claim.seat for c in offence.calls if c.claim.seat not in counted],
     }
 
 

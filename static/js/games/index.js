@@ -13,8 +13,14 @@
 //   timers(game, names)        -> [{key, at, label, minor}] countdowns to room-clock deadlines
 //   events(prev, game, names)  -> [text] for the event log and the live region (prev may be null)
 //   scores(game, names)        -> {columns, rows, totals, winners, final, show} | null
+//   lobbyPanel(ctx) (optional) -> {el, update(view)}: the game's own panel in the lobby, under the
+//                              seats (Leekha: the host pairs the 2 vs 2 teams); ctx: {code, me}
 const loaders = {
   slap: () => import("./slap.js"),
+  uffda: () => import("./uffda.js"),
+  rummy: () => import("./rummy.js"),
+  leekha: () => import("./leekha.js"),
+  kuuduk: () => import("./kuuduk.js"),
 };
 
 export function hasGame(id) {

@@ -316,6 +316,7 @@ export default {
       count: s.pile,
       score: g.totals[seat],
       turn: g.starter === seat && (g.phase === "AWAIT_NU" || g.phase === "NU_CALLED"),
+      turnLabel: t("slap.turn"),
       extra: s.penalties ? t("slap.penalties", { n: s.penalties }) : "",
       colour: s.colour,
     };

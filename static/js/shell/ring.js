@@ -37,7 +37,7 @@ export class Ring {
     });
   }
 
-  /** stats(seat) -> {count, score, turn, extra, colour} from the game module. */
+  /** stats(seat) -> {count, score, turn, turnLabel, extra, colour} from the game module. */
   update(view, you, stats) {
     const seats = view.room.seats;
     this.slots.forEach((slot, seat) => {
@@ -46,13 +46,15 @@ export class Ring {
       setText(slot.name, who ? who.name : t("seat.empty"));
       toggle(slot.dot, "on", who?.connected);
       setText(slot.presence, who?.connected ? t("presence.online") : t("presence.away"));
-      setText(slot.tags, [seat === you ? t("tag.you") : "", who && who.player_id === view.room.host ? t("tag.host") : ""]
+      setText(slot.tags, [seat === you ? t("tag.you") : "", who && who.player_id === view.room.host ? t("tag.host") : "",
+        who?.standin ? t("tag.standin", { name: who.name }) : who?.bot ? t("tag.bot") : ""]
         .filter(Boolean).join(" · "));
       setText(slot.count, s.count === undefined ? "" : t("ring.cards", { n: s.count }));
       setText(slot.score, s.score === undefined ? "" : t("ring.score", { n: s.score }));
       setText(slot.extra, s.extra || "");
       show(slot.extra, Boolean(s.extra));
       show(slot.turn, Boolean(s.turn));
+      setText(slot.turn, s.turnLabel || t("ring.turn"));
       toggle(slot.el, "turn", s.turn);
       toggle(slot.el, "me", seat === you);
       toggle(slot.el, "away", who && !who.connected);

@@ -55,7 +55,8 @@ export class TableShell {
     const names = seatNames(view, this.count);
     setText(this.title, t("table.title", { title: room.title, code: room.code }));
     const bits = [];
-    if (g.round !== undefined && g.rounds !== undefined) bits.push(t("table.round", { round: g.round, rounds: g.rounds }));
+    if (typeof g.round === "number" && typeof g.rounds === "number") bits.push(t("table.round", { round: g.round, rounds: g.rounds }));
+    else if (typeof g.round === "number") bits.push(t("table.roundOnly", { round: g.round }));
     if (this.you === null) bits.push(t("table.watching"));
     if (room.status === "finished") bits.push(t("table.finished"));
     setText(this.sub, bits.join(" · "));
