@@ -406,6 +406,31 @@ def accepts(arrival: int, deadline: int) -> bool:
     return arrival <= deadline
 
 
+MAX_CREDIT_MS = 200
+"""The platform's race settings, the defaults of every game with races (UFF-DA! rules 7: "taken
+from the platform's race settings"). A 150 ms link needs its round trip, jitter and a frame."""
+TIE_MARGIN_MS = 10
+RACE_WINDOW_MS = MAX_CREDIT_MS + TIE_MARGIN_MS
+
+
+def check_window(race_window_ms: int, max_credit_ms: int, tie_margin_ms: int) -> None:
+    """Options validation: a race must stay open long enough to hear every claim that could win.
+
+    >>> check_window(RACE_WINDOW_MS, MAX_CREDIT_MS, TIE_MARGIN_MS)
+    >>> try:
+    ...     check_window(200, 500, 10)
+    ... except ValueError as exc:
+    ...     print(str(exc).split(",")[0])
+    race_window_ms must be at least max_credit_ms + tie_margin_ms (510)
+    """
+    need = min_window(max_credit_ms, tie_margin_ms)
+    if race_window_ms < need:
+        raise ValueError(
+            f"race_window_ms must be at least max_credit_ms + tie_margin_ms ({need}), "
+            "or a claim that should win could arrive after the race closed"
+        )
+
+
 def min_window(max_credit_ms: int, tie_margin_ms: int) -> int:
     """The shortest window that still lets every claim able to win or tie be heard.
 

@@ -225,7 +225,7 @@ def test_view_shape():
 def test_options_defaults_bounds_and_descriptions():
     options = UffdaOptions()
     assert (options.rounds, options.penalties, options.assist, options.turn_seconds) == (10, True, False, 60)
-    assert (options.race_window_ms, options.max_credit_ms, options.tie_margin_ms) == (160, 150, 10)
+    assert (options.race_window_ms, options.max_credit_ms, options.tie_margin_ms) == (210, 200, 10)
     schema = UffdaOptions.model_json_schema()
     assert all(field.get("description") for field in schema["properties"].values())
     assert set(schema["properties"]) == {

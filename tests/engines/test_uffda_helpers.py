@@ -23,6 +23,9 @@ T0 = 10_000
 
 def new_game(players: int = 4, *, seed: str = "test", now: int = 0, **options) -> UffdaState:
     options.setdefault("turn_seconds", 0)
+    # The scenarios' worked times were written for a 150 ms credit and a 160 ms race window.
+    options.setdefault("max_credit_ms", 150)
+    options.setdefault("race_window_ms", 160)
     return ENGINE.start([SeatSetup() for _ in range(players)], UffdaOptions(**options), seed, now)
 
 

@@ -201,3 +201,33 @@ async def test_a_bot_never_becomes_the_host(manager: RoomManager) -> None:
     assert room.host_id == guest, "the spectator Bo hosts, not the seated bot"
     await room.call(lambda: room.leave(guest))
     assert room.host_id == guest, "a room left to bots keeps its last host"
+
+
+async def test_after_a_restart_the_bots_take_their_seats_again_and_finish_the_game(
+    manager: RoomManager,
+) -> None:
+    room, (host,) = await new_room(manager, "kuuduk")
+    await room.call(lambda: room.watch(host, "Ana"))
+    for _ in range(2):
+        await room.call(lambda: room.seat_bot(host, None))
+    await room.call(lambda: room.start_game(host))
+    clock = manager.clock
+    assert isinstance(clock, ManualClock)
+    for _ in range(6):  # a few bot moves, then the server goes down
+        deadline = room.next_deadline()
+        assert deadline is not None
+        clock.advance(max(0, deadline - room.now()))
+        await settle(room)
+    assert room.game is not None and room.game.next_seq > 1
+    await manager.stop()
+
+    reborn = RoomManager(manager.store, manager.event_log, ManualClock(), manager.pace)
+    try:
+        assert await reborn.recover() == 1
+        again = reborn.rooms[room.code]
+        assert again.status == "playing" and again.bots.bots == {0, 1}
+        assert again.game is not None and again.game.state == room.game.state
+        await run_until_finished(reborn, again)
+        assert again.game.rec.status == "finished"
+    finally:
+        await reborn.stop()

@@ -55,15 +55,17 @@ class SlapOptions(EngineOptions):
         15000, description="A pair nobody slaps goes back to its players after this long (0 = wait forever)."
     )
     race_window_ms: Ms = Field(
-        210,
+        race.RACE_WINDOW_MS,
         description="A race closes as soon as no player who has not slapped could still win; at the "
         "latest this long after the first slap (at least max_credit_ms + tie_margin_ms).",
     )
     max_credit_ms: Ms = Field(
-        200, description="Most network time any slap is forgiven (round trip, jitter and one frame)."
+        race.MAX_CREDIT_MS,
+        description="Most network time any slap is forgiven (round trip, jitter and one frame).",
     )
     tie_margin_ms: Ms = Field(
-        10, description="Reaction times this close together are a tie, settled by a random draw."
+        race.TIE_MARGIN_MS,
+        description="Reaction times this close together are a tie, settled by a random draw.",
     )
     latency_compensation: bool = Field(
         True,
@@ -89,12 +91,7 @@ class SlapOptions(EngineOptions):
 
     @model_validator(mode="after")
     def _check(self) -> Self:
-        need = race.min_window(self.max_credit_ms, self.tie_margin_ms)
-        if self.race_window_ms < need:
-            raise ValueError(
-                f"race_window_ms must be at least max_credit_ms + tie_margin_ms ({need}), "
-                f"or a slap that should win could arrive after the race closed"
-            )
+        race.check_window(self.race_window_ms, self.max_credit_ms, self.tie_margin_ms)
         for points in (self.placement_points, self.two_player_stall_points):
             if list(points) != sorted(points, reverse=True):
                 raise ValueError("points must not grow with a worse place")

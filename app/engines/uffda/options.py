@@ -54,15 +54,16 @@ class UffdaOptions(EngineOptions):
     )
     round_end_pause_ms: Ms = Field(8000, description="How long the round's scores stay on screen.")
     race_window_ms: Ms = Field(
-        160,
+        race.RACE_WINDOW_MS,
         description="A call race closes as soon as no player who has not called could still win; at the "
         "latest this long after the first call (at least max_credit_ms + tie_margin_ms).",
     )
     max_credit_ms: Ms = Field(
-        150, description="Most network time any call is forgiven (round trip, jitter and one frame)."
+        race.MAX_CREDIT_MS,
+        description="Most network time any call is forgiven (round trip, jitter and one frame).",
     )
     tie_margin_ms: Ms = Field(
-        10,
+        race.TIE_MARGIN_MS,
         description="Calls this close together are a tie: the caller nearest clockwise to the penalised "
         "player wins.",
     )
@@ -74,12 +75,7 @@ class UffdaOptions(EngineOptions):
 
     @model_validator(mode="after")
     def _check(self) -> Self:
-        need = race.min_window(self.max_credit_ms, self.tie_margin_ms)
-        if self.race_window_ms < need:
-            raise ValueError(
-                f"race_window_ms must be at least max_credit_ms + tie_margin_ms ({need}), "
-                f"or a call that should win could arrive after the race closed"
-            )
+        race.check_window(self.race_window_ms, self.max_credit_ms, self.tie_margin_ms)
         return self
 
     @property
