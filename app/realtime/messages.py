@@ -225,6 +225,7 @@ class Code(StrEnum):
     DUPLICATE_ACTION = "DUPLICATE_ACTION"
     RATE_LIMITED = "RATE_LIMITED"
     LOG_FAILED = "LOG_FAILED"
+    SERVER_ERROR = "SERVER_ERROR"
     TOO_SLOW = "TOO_SLOW"
     REMOVED = "REMOVED"
     LEFT = "LEFT"
@@ -245,6 +246,7 @@ CODE_DOCS: dict[Code, str] = {
     Code.DUPLICATE_ACTION: "This action id was already applied; sent in an `ack` with `duplicate: true`.",
     Code.RATE_LIMITED: "Too many messages; this one was dropped (reject/error; connection stays open).",
     Code.LOG_FAILED: "The action could not be stored durably, so it was not applied (reject).",
+    Code.SERVER_ERROR: "A host command failed inside the server (a bug, logged); nothing changed (reject).",
     Code.TOO_SLOW: "The send queue kept overflowing despite reset snapshots (error, then close 4008).",
     Code.REMOVED: "The host removed this player from the room (error, then close 4003).",
     Code.LEFT: "This player left the room (`POST /api/rooms/{code}/leave`); error, then close 1000.",

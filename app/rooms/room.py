@@ -208,6 +208,9 @@ class Room(LobbyCommands, RaceTiming):
                     await item.fn()
                 except RoomError as exc:
                     self._reject(item.peer, item.client_id, exc.code, exc.message)
+                except Exception:  # a bug must not drop the rest of the batch
+                    log.exception("room %s: host command failed", self.code)
+                    self._reject(item.peer, item.client_id, "SERVER_ERROR", "The server could not do that.")
                 else:
                     self._pending_acks.append(_Pending(item.peer, item.client_id))
             else:

@@ -10,7 +10,7 @@ from app.rooms.manager import RoomManager
 from app.rooms.replay import replay
 from app.rooms.room import Room
 from tests.engines.test_leekha import early_end_table
-from tests.rooms.conftest import settle
+from tests.rooms.conftest import MemoryPeer, settle
 
 NAMES = ("Ana", "Bo", "Cy", "Di")
 
@@ -134,3 +134,21 @@ async def test_a_refused_early_end_is_not_logged(manager: RoomManager) -> None:
     events = await manager.store.load_events(room.game.rec.id)
     assert events == [], "a refused early end is not logged"
     assert replay(room.game.rec, events) == room.game.state
+
+
+async def test_a_failing_host_command_is_refused_and_the_rest_of_the_batch_still_runs(
+    manager: RoomManager,
+) -> None:
+    room, (ana, *_) = await leekha_room(manager)
+    peer = MemoryPeer(ana, 1000)
+    await room.call(lambda: room.connect(peer, "Ana"))
+
+    async def broken() -> None:
+        raise RuntimeError("a bug")
+
+    room.post_admin(peer, "h1", broken)
+    room.post_admin(peer, "h2", lambda: room.seat_bot(ana, None))  # queued in the same batch
+    await settle(room)
+    replies = {f["id"]: f for f in peer.drain() if f["type"] in ("ack", "reject")}
+    assert replies["h1"]["type"] == "reject" and replies["h1"]["code"] == "SERVER_ERROR"
+    assert replies["h2"]["type"] == "reject" and replies["h2"]["code"] == "ROOM_FULL"
