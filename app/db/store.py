@@ -242,7 +242,10 @@ class GameRec:
 
 @dataclass(frozen=True, slots=True)
 class EventRec:
-    """One logged input. ``kind`` is 'move' (seat + action) or 'tick'; ``at`` is room-clock ms."""
+    """One logged input: ``kind`` 'move' (seat + action), 'tick', or 'end' (the host ended the match).
+
+    ``at`` is room-clock ms.
+    """
 
     seq: int
     kind: str

@@ -56,6 +56,7 @@ class LobbyCommands:
         def invalidate(self) -> None: ...
         def begin_bots(self) -> None: ...
         def _fire_due(self, now: int) -> None: ...
+        def _log_input(self, game: GameRun, kind: str, at: int) -> None: ...
 
     def _require_host(self, player_id: str) -> None:
         if player_id != self.host_id:
@@ -158,10 +159,7 @@ class LobbyCommands:
         except IllegalAction as exc:
             raise RoomError(exc.code, exc.message, 409) from exc
         game.state = new
-        self._pending_events.append(
-            EventRec(seq=game.next_seq, kind="end", seat=None, action=None, at=now, rtt=None, client_id=None)
-        )
-        game.next_seq += 1
+        self._log_input(game, "end", now)
 
     async def watch(self, player_id: str, name: str) -> Member:
         member = self.members.get(player_id)

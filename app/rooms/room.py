@@ -234,11 +234,8 @@ class Room(LobbyCommands, RaceTiming):
     def _deadline(self) -> int | None:
         if self.game is None or self.status != "playing":
             return None
-        game_deadline: int | None = self.game.engine.next_deadline(self.game.state)
-        bot_deadline = self.bots.deadline()
-        if game_deadline is None or bot_deadline is None:
-            return bot_deadline if game_deadline is None else game_deadline
-        return min(game_deadline, bot_deadline)
+        pending = (self.game.engine.next_deadline(self.game.state), self.bots.deadline())
+        return min((at for at in pending if at is not None), default=None)
 
     def _fire_due(self, now: int) -> None:
         game = self.game
@@ -251,18 +248,7 @@ class Room(LobbyCommands, RaceTiming):
         if new is not game.state:
             rulings = self._new_rulings(game.state, new)
             game.state = new
-            self._pending_events.append(
-                EventRec(
-                    seq=game.next_seq,
-                    kind="tick",
-                    seat=None,
-                    action={RULINGS_KEY: rulings} if rulings else None,
-                    at=now,
-                    rtt=None,
-                    client_id=None,
-                )
-            )
-            game.next_seq += 1
+            self._log_input(game, "tick", now, action={RULINGS_KEY: rulings} if rulings else None)
 
     def _handle_action(self, item: _Action) -> None:
         peer, client_id = item.peer, item.client_id
@@ -311,17 +297,20 @@ class Room(LobbyCommands, RaceTiming):
             logged[RULINGS_KEY] = rulings
         game.state = new
         game.applied[(move.seat, client_id)] = game.next_seq
-        self._pending_events.append(
-            EventRec(
-                seq=game.next_seq,
-                kind="move",
-                seat=move.seat,
-                action=logged,
-                at=move.at,
-                rtt=move.rtt,
-                client_id=client_id,
-            )
-        )
+        self._log_input(game, "move", move.at, move.seat, logged, move.rtt, client_id)
+
+    def _log_input(
+        self,
+        game: GameRun,
+        kind: str,
+        at: int,
+        seat: int | None = None,
+        action: JSON | None = None,
+        rtt: int | None = None,
+        client_id: str | None = None,
+    ) -> None:
+        """Queue an accepted input for the event log; it is committed before anyone sees its effect."""
+        self._pending_events.append(EventRec(game.next_seq, kind, seat, action, at, rtt, client_id))
         game.next_seq += 1
 
     # --- bots ----------------------------------------------------------------

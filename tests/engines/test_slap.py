@@ -22,6 +22,7 @@ from app.engines.cards import build_deck
 from app.engines.rng import Rng
 from app.engines.slap import NUMBERS, EndKind, FlipKind, Phase, SlapEngine, SlapOptions, SlapState
 from app.engines.slap.scoring import placement_points
+from tests.engines.helpers import assert_json_ready
 
 ENGINE = SlapEngine()
 A, B, C, D = 0, 1, 2, 3
@@ -841,21 +842,10 @@ def test_view_shape_and_legal_actions():
 
 
 def test_views_hold_only_json_types():
-    def check(value):
-        if isinstance(value, dict):
-            assert all(isinstance(k, str) for k in value)
-            for item in value.values():
-                check(item)
-        elif isinstance(value, list):
-            for item in value:
-                check(item)
-        else:
-            assert value is None or type(value) in (str, int, bool)
-
     state = close(honest_slap(race_table(["Y05", "B01", "G05"]), A, S + 300, rtt=50))
     for v in views(state):
-        check(v)
-    check(ENGINE.result(state).to_json())
+        assert_json_ready(v)
+    assert_json_ready(ENGINE.result(state).to_json())
 
 
 def test_result_before_the_end_is_unfinished():

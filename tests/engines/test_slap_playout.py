@@ -17,6 +17,7 @@ import pytest
 from app.engines.base import IllegalAction, Move, SeatSetup
 from app.engines.cards import build_deck, number_of
 from app.engines.slap import NUMBERS, EndKind, FlipKind, Phase, SlapEngine, SlapOptions, SlapState
+from tests.engines.helpers import assert_json_ready
 from tests.engines.test_slap import VIEW_KEYS
 
 ENGINE = SlapEngine()
@@ -35,18 +36,6 @@ SHORT = {
     "round_end_pause_ms": 5,
 }
 JUNK = [{"type": "dance"}, {"type": "slap"}, {"type": "slap", "flip": "x"}, {}, {"type": "nu", "x": 1}]
-
-
-def assert_json_ready(value) -> None:
-    if isinstance(value, dict):
-        assert all(isinstance(k, str) for k in value)
-        for item in value.values():
-            assert_json_ready(item)
-    elif isinstance(value, list):
-        for item in value:
-            assert_json_ready(item)
-    else:
-        assert value is None or type(value) in (str, int, bool), value
 
 
 def check(state: SlapState, seed: str, deck: Counter, now: int) -> None:

@@ -17,6 +17,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 from app.rooms.diff import apply_patch
+from tests.integration.server import ServerProcess
 
 TIMEOUT = float(os.environ.get("BORDET_TEST_TIMEOUT", "10"))
 
@@ -217,3 +218,11 @@ class Api:
         """Move the manual clock to the room's next timer (some deadlines are not in the view)."""
         r = await self.http.post("/api/_test/clock", json={"room": code, "next_deadline": True})
         r.raise_for_status()
+
+
+async def crash_and_restart(server: ServerProcess, clients: list[Client]) -> ServerProcess:
+    """SIGKILL the server, drop its clients' sockets, and start a new server on the same database."""
+    server.kill()
+    for c in clients:
+        await c.close()
+    return server.reborn()

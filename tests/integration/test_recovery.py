@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from tests.integration.client import Api, Client
+from tests.integration.client import Api, Client, crash_and_restart
 from tests.integration.server import ServerProcess
 from tests.integration.slap_driver import step, sync_all
 
@@ -32,10 +32,7 @@ async def test_a_killed_server_resumes_the_round_with_no_accepted_action_lost(
     before = [c.game for c in players]
     await api.aclose()
 
-    server.kill()
-    for c in players:
-        await c.close()
-    reborn = server.reborn()
+    reborn = await crash_and_restart(server, players)
     try:
         api = Api(reborn.http)
         players = [await Client(reborn.ws, code, p["token"]).open() for p in people]

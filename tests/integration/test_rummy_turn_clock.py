@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.integration.client import Api, Client
+from tests.integration.client import Api, Client, crash_and_restart
 from tests.integration.server import ServerProcess
 
 
@@ -25,10 +25,7 @@ async def test_the_turn_deadline_survives_a_crash_and_its_timeout_is_applied_and
     hand_before = len(players[mover].game["hand"])
     await api.aclose()
 
-    server.kill()
-    for c in players:
-        await c.close()
-    reborn = server.reborn()
+    reborn = await crash_and_restart(server, players)
     try:
         api = Api(reborn.http)
         players = [await Client(reborn.ws, code, p["token"]).open() for p in people]

@@ -125,17 +125,23 @@ async def test_bots_think_before_they_act(manager: RoomManager) -> None:
     assert room.game.next_seq == 1, "nothing was played before a bot's thinking time was over"
 
 
-async def test_a_player_gone_past_the_seat_hold_is_played_by_a_bot_until_they_return(
-    manager: RoomManager,
-) -> None:
-    # Kuuduk without a turn timer: a table where nobody plays for Bo would wait for ever.
-    room, (host, guest) = await new_room(manager, "kuuduk", ("Ana", "Bo"))
+async def bo_walks_away(manager: RoomManager, game: str) -> tuple[Room, str, str, MemoryPeer]:
+    """Ana and Bo, both connected, start a game; then Bo's only connection drops."""
+    room, (host, guest) = await new_room(manager, game, ("Ana", "Bo"))
     ana, bo = MemoryPeer(host, 10_000), MemoryPeer(guest, 10_000)
     await room.call(lambda: room.connect(ana, "Ana"))
     await room.call(lambda: room.connect(bo, "Bo"))
     await room.call(lambda: room.start_game(host))
     await room.call(lambda: room.disconnect(bo))
     await settle(room)
+    return room, host, guest, ana
+
+
+async def test_a_player_gone_past_the_seat_hold_is_played_by_a_bot_until_they_return(
+    manager: RoomManager,
+) -> None:
+    # Kuuduk without a turn timer: a table where nobody plays for Bo would wait for ever.
+    room, host, guest, ana = await bo_walks_away(manager, "kuuduk")
     assert room.game is not None
     bo_seat = room.members[guest].seat
     assert bo_seat is not None
@@ -177,12 +183,7 @@ async def test_a_player_gone_past_the_seat_hold_is_played_by_a_bot_until_they_re
 
 
 async def test_a_player_who_comes_back_within_the_hold_keeps_the_seat(manager: RoomManager) -> None:
-    room, (host, guest) = await new_room(manager, "slap", ("Ana", "Bo"))
-    ana, bo = MemoryPeer(host, 10_000), MemoryPeer(guest, 10_000)
-    await room.call(lambda: room.connect(ana, "Ana"))
-    await room.call(lambda: room.connect(bo, "Bo"))
-    await room.call(lambda: room.start_game(host))
-    await room.call(lambda: room.disconnect(bo))
+    room, _, guest, _ = await bo_walks_away(manager, "slap")
     clock = manager.clock
     assert isinstance(clock, ManualClock)
     clock.advance(room.bots.pace.seat_hold_ms // 2)
