@@ -44,6 +44,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         manager = RoomManager(store, event_log, clock, pace)
         app.state.services = Services(settings, store, event_log, clock, manager, TokenSigner(secret))
         await manager.recover()
+        manager.start_checkpoints()
         try:
             yield
         finally:

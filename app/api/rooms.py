@@ -77,31 +77,31 @@ async def get_room(room: RoomDep, request: Request) -> RoomOut:
 async def take_seat(
     room: RoomDep, player: PlayerDep, body: Annotated[SeatRequest, Body(default_factory=SeatRequest)]
 ) -> MembershipOut:
-    member = await room.call(lambda: room.join_seat(player.id, player.name, body.seat, body.prefs))
+    member = await room.call(lambda: room.desk.join_seat(player.id, player.name, body.seat, body.prefs))
     return MembershipOut(role=member.role, seat=member.seat)
 
 
 @router.post("/{code}/watch", response_model=MembershipOut)
 async def watch(room: RoomDep, player: PlayerDep) -> MembershipOut:
-    member = await room.call(lambda: room.watch(player.id, player.name))
+    member = await room.call(lambda: room.desk.watch(player.id, player.name))
     return MembershipOut(role=member.role, seat=member.seat)
 
 
 @router.post("/{code}/leave", status_code=204)
 async def leave(room: RoomDep, player: PlayerDep) -> Response:
-    await room.call(lambda: room.leave(player.id))
+    await room.call(lambda: room.desk.leave(player.id))
     return Response(status_code=204)
 
 
 @router.post("/{code}/start", response_model=RoomOut)
 async def start(room: RoomDep, player: PlayerDep, request: Request) -> RoomOut:
-    await room.call(lambda: room.start_game(player.id))
+    await room.call(lambda: room.desk.start_game(player.id))
     return room_out(request, room)
 
 
 @router.patch("/{code}", response_model=RoomOut)
 async def configure(body: RoomUpdate, room: RoomDep, player: PlayerDep, request: Request) -> RoomOut:
-    await room.call(lambda: room.configure(player.id, body.options, body.public))
+    await room.call(lambda: room.desk.configure(player.id, body.options, body.public))
     return room_out(request, room)
 
 
@@ -110,25 +110,25 @@ async def seat_bot(
     room: RoomDep, player: PlayerDep, body: Annotated[BotRequest, Body(default_factory=BotRequest)]
 ) -> MembershipOut:
     """The host seats a bot in an empty chair; remove it like any member."""
-    member = await room.call(lambda: room.seat_bot(player.id, body.seat))
+    member = await room.call(lambda: room.desk.seat_bot(player.id, body.seat))
     return MembershipOut(role=member.role, seat=member.seat)
 
 
 @router.put("/{code}/teams", response_model=RoomOut, responses=error_responses(422))
 async def assign_teams(body: TeamsRequest, room: RoomDep, player: PlayerDep, request: Request) -> RoomOut:
     """The host assigns the teams (Leekha 2 vs 2) before the match; teammates sit opposite."""
-    await room.call(lambda: room.assign_teams(player.id, body.teams))
+    await room.call(lambda: room.desk.assign_teams(player.id, body.teams))
     return room_out(request, room)
 
 
 @router.post("/{code}/end", response_model=RoomOut)
 async def end_match(room: RoomDep, player: PlayerDep, request: Request) -> RoomOut:
     """The host ends a decided match at once (Leekha: once nobody can catch up)."""
-    await room.call(lambda: room.end_match(player.id))
+    await room.call(lambda: room.desk.end_match(player.id))
     return room_out(request, room)
 
 
 @router.delete("/{code}/members/{player_id}", status_code=204)
 async def remove_player(player_id: str, room: RoomDep, player: PlayerDep) -> Response:
-    await room.call(lambda: room.remove_player(player.id, player_id))
+    await room.call(lambda: room.desk.remove_player(player.id, player_id))
     return Response(status_code=204)

@@ -51,3 +51,16 @@ async def advance_clock(body: Advance, services: ServicesDep) -> ClockOut:
         ms = max(0, deadline - room.now())
     clock.advance(ms)
     return ClockOut(now=clock.now(), room_now=room.now() if room else None)
+
+
+class RoomClockOut(BaseModel):
+    room_now: int = Field(description="The room clock now.")
+    durable: int | None = Field(description="The latest room-clock time the database holds for its game.")
+
+
+@router.get("/rooms/{code}/clock", response_model=RoomClockOut)
+async def room_clock(code: str, services: ServicesDep) -> RoomClockOut:
+    """Where the room clock stands and how far of it is durable (crash tests wait for a checkpoint)."""
+    room = services.rooms.require(code)
+    game = await services.store.latest_game(room.code)
+    return RoomClockOut(room_now=room.now(), durable=None if game is None else game.clock_at)

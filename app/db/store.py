@@ -35,6 +35,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 
+from .lobby_writes import DropMember, LobbyWrite, PutMember
 from .models import Game, GameEvent, Player, Room, RoomMember, ServerKey, utcnow
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./data/bordet.db"
@@ -484,6 +485,30 @@ class Store:
             for m, name, bot in rows
         ]
 
+    async def write_lobby(self, code: str, writes: Sequence[LobbyWrite]) -> None:
+        """Store one lobby command's changes in one transaction, in order (all or none)."""
+        async with self.sessions.begin() as session:
+            await _write_lobby(session, code, writes)
+
+    async def start_game(
+        self,
+        code: str,
+        writes: Sequence[LobbyWrite],
+        engine: str,
+        options: dict[str, Any],
+        seats: list[dict[str, Any]],
+        seed: str,
+        seed_hash: str,
+        started_at: int,
+    ) -> GameRec:
+        """A new game and the lobby changes that start it (seats renumbered, status), in one transaction."""
+        game = _new_game(code, engine, options, seats, seed, seed_hash, started_at)
+        async with self.sessions.begin() as session:
+            await _write_lobby(session, code, writes)
+            session.add(game)
+            await session.flush()
+        return _game_rec(game)
+
     # games -------------------------------------------------------------------
 
     async def create_game(
@@ -496,19 +521,7 @@ class Store:
         seed_hash: str,
         started_at: int,
     ) -> GameRec:
-        game = Game(
-            room_code=room_code,
-            engine=engine,
-            options=options,
-            seats=seats,
-            seed=seed,
-            seed_hash=seed_hash,
-            status="running",
-            result=None,
-            started_at=started_at,
-            created_at=utcnow(),
-            finished_at=None,
-        )
+        game = _new_game(room_code, engine, options, seats, seed, seed_hash, started_at)
         async with self.sessions.begin() as session:
             session.add(game)
             await session.flush()
@@ -763,3 +776,59 @@ __all__ = [
     "migrate_sync",
     "normalize_url",
 ]
+
+
+async def _write_lobby(session: AsyncSession, code: str, writes: Sequence[LobbyWrite]) -> None:
+    for w in writes:
+        if isinstance(w, PutMember):
+            updated = await session.execute(
+                update(RoomMember)
+                .where(RoomMember.room_code == code, RoomMember.player_id == w.player_id)
+                .values(role=w.role, seat=w.seat, prefs=w.prefs)
+            )
+            if cast("CursorResult[Any]", updated).rowcount == 0:
+                session.add(
+                    RoomMember(room_code=code, player_id=w.player_id, role=w.role, seat=w.seat, prefs=w.prefs)
+                )
+                await session.flush()
+        elif isinstance(w, DropMember):
+            await session.execute(
+                delete(RoomMember).where(RoomMember.room_code == code, RoomMember.player_id == w.player_id)
+            )
+        else:
+            values = {
+                k: v
+                for k, v in (
+                    ("options", w.options),
+                    ("public", w.public),
+                    ("status", w.status),
+                    ("host_id", w.host_id),
+                )
+                if v is not None
+            }
+            if values:
+                await session.execute(update(Room).where(Room.code == code).values(**values))
+
+
+def _new_game(
+    room_code: str,
+    engine: str,
+    options: dict[str, Any],
+    seats: list[dict[str, Any]],
+    seed: str,
+    seed_hash: str,
+    started_at: int,
+) -> Game:
+    return Game(
+        room_code=room_code,
+        engine=engine,
+        options=options,
+        seats=seats,
+        seed=seed,
+        seed_hash=seed_hash,
+        status="running",
+        result=None,
+        started_at=started_at,
+        created_at=utcnow(),
+        finished_at=None,
+    )

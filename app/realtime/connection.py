@@ -1,8 +1,8 @@
 """One WebSocket connection: a bounded send queue drained by its own writer task.
 
 The room never awaits a socket: it only puts frames on the queue. A queue that
-fills up (a slow or stalled client) is emptied and the room sends one snapshot
-instead; a client that keeps overflowing is closed.
+fills up (a slow or stalled client) is emptied and ``send`` says so; the room
+then sends one snapshot instead, and closes a client that keeps overflowing.
 
 The writer notes the room-clock time each numbered state frame was handed to the
 socket, so a reaction race knows when this player was actually sent its stimulus
@@ -46,14 +46,7 @@ class Connection:
     def __init__(self, ws: WebSocket, player_id: str, queue_size: int, now: Callable[[], int]) -> None:
         self.ws = ws
         self.player_id = player_id
-        self.seq = 0
-        self.view_key: int | str | None = "none"
-        self.needs_snapshot = True
-        self.snapshot_reason = "join"
-        self.overflows = 0
-        self.on_overflow: Callable[[], None] | None = None
         self.sync = ClockSync()
-        self.stimuli: dict[str, tuple[int, int]] = {}
         self.pings: dict[int, int] = {}
         """Server pings awaiting their pong: id -> room time sent (the pong's echo is not trusted)."""
         self._now = now
@@ -85,20 +78,20 @@ class Connection:
     def start(self) -> None:
         self._writer = asyncio.create_task(self._write_loop())
 
-    def send(self, text: str, seq: int | None = None) -> None:
+    def send(self, text: str, seq: int | None = None) -> bool:
+        """Queue a frame; False when the queue was full and has been emptied (this frame included)."""
         if self._close is not None:
-            return
+            return True
         try:
             self._queue.put_nowait((text, seq))
         except asyncio.QueueFull:
-            self.overflows += 1
             while not self._queue.empty():
                 self._queue.get_nowait()
-            if self.on_overflow is not None:
-                self.on_overflow()
+            return False
+        return True
 
-    def send_json(self, obj: object) -> None:
-        self.send(orjson.dumps(obj).decode())
+    def send_json(self, obj: object) -> bool:
+        return self.send(orjson.dumps(obj).decode())
 
     def send_ping(self, ping_id: int, **fields: object) -> None:
         """Queue a clock-sync ping; its ``t`` is the room time the writer hands it to the socket

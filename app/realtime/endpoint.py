@@ -108,7 +108,9 @@ async def room_socket(ws: WebSocket, code: str) -> None:
 
     async def join() -> None:
         member = await room.connect(conn, name)
-        conn.send_json(
+        _tell(
+            room,
+            conn,
             {
                 "type": "welcome",
                 "room": room.code,
@@ -117,7 +119,7 @@ async def room_socket(ws: WebSocket, code: str) -> None:
                 "role": member.role,
                 "seat": member.seat,
                 "server_time": room.now(),
-            }
+            },
         )
 
     await room.call(join)
@@ -144,41 +146,47 @@ async def _read_loop(
             received = room.now()  # before parsing: the arrival time of actions and pongs alike
             msg = _parse(text, limit)
         except _Refused as exc:
-            conn.send_json({"type": "error", "code": exc.code, "message": exc.message})
+            _tell(room, conn, {"type": "error", "code": exc.code, "message": exc.message})
             continue
         if isinstance(msg, Pong):
             _measure(conn, msg, received)
             continue
         if isinstance(msg, Ping):
             t1 = room.now()
-            conn.send_json({"type": "pong", "id": msg.id, "t0": msg.t0, "t1": t1, "t2": room.now()})
+            _tell(room, conn, {"type": "pong", "id": msg.id, "t0": msg.t0, "t1": t1, "t2": room.now()})
             continue
         bucket = resyncs if isinstance(msg, Resync) else actions
         if not bucket.take(time.monotonic()):
             if isinstance(msg, Action | Admin):
-                conn.send_json(
+                _tell(
+                    room,
+                    conn,
                     {
                         "type": "reject",
                         "id": msg.id,
                         "code": Code.RATE_LIMITED,
                         "message": "Too many messages; slow down.",
-                    }
+                    },
                 )
             else:
-                conn.send_json(
-                    {"type": "error", "code": Code.RATE_LIMITED, "message": "Too many messages; slow down."}
+                _tell(
+                    room,
+                    conn,
+                    {"type": "error", "code": Code.RATE_LIMITED, "message": "Too many messages; slow down."},
                 )
             continue
         if isinstance(msg, Action):
             member = room.members.get(conn.player_id)
             if msg.seat is not None and (member is None or member.seat != msg.seat):
-                conn.send_json(
+                _tell(
+                    room,
+                    conn,
                     {
                         "type": "reject",
                         "id": msg.id,
                         "code": Code.NOT_YOUR_SEAT,
                         "message": "You can only act for your own seat.",
-                    }
+                    },
                 )
                 continue
             room.post_action(conn, msg.id, msg.action, received)
@@ -187,27 +195,31 @@ async def _read_loop(
         elif isinstance(msg, Resync):
             room.request_snapshot(conn)
         elif isinstance(msg, Hello):
-            conn.send_json({"type": "error", "code": Code.BAD_MESSAGE, "message": "Already authenticated."})
+            _tell(
+                room, conn, {"type": "error", "code": Code.BAD_MESSAGE, "message": "Already authenticated."}
+            )
 
 
 def _admin(room: Room, conn: Connection, msg: Admin) -> None:
     host = conn.player_id
     if msg.command == "seat_bot":
-        room.post_admin(conn, msg.id, lambda: room.seat_bot(host, msg.seat))
+        room.post_admin(conn, msg.id, lambda: room.desk.seat_bot(host, msg.seat))
     elif msg.command == "end_match":
-        room.post_admin(conn, msg.id, lambda: room.end_match(host))
+        room.post_admin(conn, msg.id, lambda: room.desk.end_match(host))
     elif msg.teams is None:
-        conn.send_json(
+        _tell(
+            room,
+            conn,
             {
                 "type": "reject",
                 "id": msg.id,
                 "code": Code.BAD_MESSAGE,
                 "message": "assign_teams needs `teams`.",
-            }
+            },
         )
     else:
         teams = msg.teams
-        room.post_admin(conn, msg.id, lambda: room.assign_teams(host, teams))
+        room.post_admin(conn, msg.id, lambda: room.desk.assign_teams(host, teams))
 
 
 def _measure(conn: Connection, pong: Pong, t4: int) -> None:
@@ -239,3 +251,9 @@ async def _ping_loop(conn: Connection, interval: float) -> None:
             if sync.rtt is not None:
                 fields["rtt"], fields["jitter"] = sync.rtt, sync.jitter
             conn.send_ping(ping_id, **fields)
+
+
+def _tell(room: Room, conn: Connection, message: dict[str, object]) -> None:
+    """Send an answer from the reader; an overflow it causes is the room's to handle (a reset)."""
+    if not conn.send_json(message):
+        room.overflowed(conn)

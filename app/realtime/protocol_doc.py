@@ -60,7 +60,9 @@ from app.rooms.clock import ManualClock
 from app.rooms.diff import diff
 from app.rooms.errors import RoomError
 from app.rooms.replay import seat_setups
-from app.rooms.room import GameRun, Member, Room, validate_options
+from app.rooms.lobby import Member, validate_options
+from app.rooms.room import Room
+from app.rooms.table import Table
 from app.security import TokenSigner
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -347,7 +349,7 @@ def build_examples() -> Examples:
         event_log=cast(EventLog, None),
         clock=clock,
     )
-    room.members = {
+    room.lobby.members = {
         ANA: Member(ANA, "Ana", "seat", 0, {"colour": "Y"}, connections=1),
         BO: Member(BO, "Bo", "seat", 1, {"colour": "B"}, connections=1),
         EVE: Member(EVE, "Eve", "spectator", None, connections=1),
@@ -373,8 +375,8 @@ def build_examples() -> Examples:
         result=None,
         started_at=START,
     )
-    game = GameRun(rec=rec, engine=engine, state=state, committed=state, next_seq=1)
-    room.game, room.status = game, "playing"
+    game = Table(rec=rec, engine=engine, state=state, committed=state, next_seq=1)
+    room.game, room.lobby.status = game, "playing"
     room.invalidate()
     started = _jsonable(room.view_for(0))
 

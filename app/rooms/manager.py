@@ -2,23 +2,45 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import secrets
 from typing import Any
 
-from app.db.store import CodeTaken, EventLog, Store
+from app.db.store import CodeTaken, EventLog, EventRec, GameRec, Store
 from app.engines import get_engine
 from app.rooms.bots import BotPace
 from app.rooms.clock import Clock
 from app.rooms.errors import RoomError
+from app.rooms.lobby import Member, validate_options
 from app.rooms.replay import replay
-from app.rooms.room import GameRun, Member, Room, validate_options
+from app.rooms.room import Room
+from app.rooms.table import Table
 
 log = logging.getLogger(__name__)
 
 # No 0/O, 1/I/L: codes are read aloud and typed on phones.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
+
+
+CHECKPOINT_MS = 500
+"""How often each running game's room clock is made durable (see :func:`resume_time`)."""
+
+
+def resume_time(game: GameRec, events: list[EventRec]) -> int:
+    """Where a recovered game's room clock resumes: where it stood when the server stopped.
+
+    That lies between the last durable checkpoint (or logged input) and one checkpoint
+    interval later; resuming at the later bound keeps the clock from ever running
+    backwards for a client that saw it just before the crash, and is at most one
+    interval ahead. Downtime itself is a pause: nobody loses turn time to a crash.
+    """
+    last = events[-1].at if events else game.started_at
+    if game.clock_at is None:
+        return last
+    return max(last, game.clock_at + CHECKPOINT_MS)
 
 
 def new_code() -> str:
@@ -32,6 +54,7 @@ class RoomManager:
         self.clock = clock
         self.pace = pace or BotPace()
         self.rooms: dict[str, Room] = {}
+        self._checkpoints: asyncio.Task[None] | None = None
 
     def get(self, code: str) -> Room | None:
         return self.rooms.get(code.upper())
@@ -64,7 +87,7 @@ class RoomManager:
         room = self._new_room(
             code=code, game=game, options=clean, public=public, host_id=host_id, status="lobby"
         )
-        await room.join_seat(host_id, host_name, None, {})
+        await room.desk.join_seat(host_id, host_name, None, {})
         room.start_actor()
         self.rooms[code] = room
         return room
@@ -80,7 +103,7 @@ class RoomManager:
         )
 
     async def recover(self) -> int:
-        """Rebuild every room that is not finished; running games are replayed from their logs."""
+        """Rebuild every room; running games are replayed from their logs through the one ``step``."""
         count = 0
         for status in ("lobby", "playing", "finished"):
             for rec in await self.store.rooms_in_status(status):
@@ -102,7 +125,7 @@ class RoomManager:
                 if game is not None:
                     events = await self.store.load_events(game.id)
                     state = replay(game, events)
-                    run = GameRun(
+                    table = Table(
                         rec=game,
                         engine=room.engine,
                         state=state,
@@ -111,11 +134,9 @@ class RoomManager:
                     )
                     for ev in events:
                         if ev.seat is not None and ev.client_id is not None:
-                            run.applied[(ev.seat, ev.client_id)] = ev.seq
-                    room.game = run
-                    # The room clock resumes where the log stopped: the downtime is a pause, not lost time.
-                    last = events[-1].at if events else game.started_at
-                    room.resume_clock_at(last)
+                            table.applied[(ev.seat, ev.client_id)] = ev.seq
+                    room.game = table
+                    room.resume_clock_at(resume_time(game, events))
                     if rec.status == "playing":
                         room.begin_bots()
                 room.start_actor()
@@ -125,6 +146,26 @@ class RoomManager:
             log.info("recovered %d rooms", count)
         return count
 
+    def start_checkpoints(self) -> None:
+        """Note every running game's room clock in the log, so a restart resumes it where it stood."""
+        self._checkpoints = asyncio.create_task(self._checkpoint_loop(), name="room-clock-checkpoints")
+
+    async def _checkpoint_loop(self) -> None:
+        while True:
+            await asyncio.sleep(CHECKPOINT_MS / 1000)
+            self.checkpoint()
+
+    def checkpoint(self) -> None:
+        for room in self.rooms.values():
+            if room.game is not None and room.status == "playing":
+                self.event_log.note_clock(room.game.rec.id, room.now())
+
     async def stop(self) -> None:
+        if self._checkpoints is not None:
+            self._checkpoints.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._checkpoints
+            self._checkpoints = None
         for room in self.rooms.values():
             await room.stop()
+        self.checkpoint()  # a clean stop resumes exactly where it stopped

@@ -1,27 +1,18 @@
-"""What a room needs from a connection, without knowing it is a WebSocket."""
+"""What a room needs from a connection, without knowing it is a WebSocket.
+
+The transport only sends, closes, reports when numbered frames were written and
+what it measured of the link. Everything the room keeps per connection (frame
+numbers, which view it is in step with, race stimuli it was shown) lives in the
+room's own :class:`~app.rooms.audience.Viewer` record.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Protocol
 
 
 class Peer(Protocol):
     player_id: str
-    seq: int
-    """Number of the last state frame (snapshot or patch) sent on this connection."""
-    view_key: int | str | None
-    """The view this connection's frames were computed from (a game seat, or None for the public view)."""
-    needs_snapshot: bool
-    snapshot_reason: str
-    """Why the next snapshot is sent: "join", "resync", "seat" (view changed seat), "reset" (slow peer)."""
-    overflows: int
-    on_overflow: Callable[[], None] | None
-    """Called by ``send`` when the queue was full and has been emptied; the room sets it."""
-
-    stimuli: dict[str, tuple[int, int]]
-    """Race stimuli this connection was shown: key -> (seq of the first frame carrying it, room time
-    it was queued). Kept by the room; see ``written_at``."""
 
     @property
     def rtt(self) -> int | None:
@@ -34,8 +25,8 @@ class Peer(Protocol):
     def written_at(self, seq: int) -> int | None:
         """Room time the first state frame numbered ``seq`` or later was written to the socket, if yet."""
 
-    def send(self, text: str, seq: int | None = None) -> None:
-        """Queue a frame (``seq``: the number of a state frame); when the queue is full, empty it,
-        count an overflow and call ``on_overflow``."""
+    def send(self, text: str, seq: int | None = None) -> bool:
+        """Queue a frame (``seq``: the number of a state frame). False when the backlog was full:
+        it has been emptied, this frame included, and the room decides what comes next."""
 
     def close(self, code: int, error: str, message: str) -> None: ...

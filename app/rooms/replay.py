@@ -1,7 +1,8 @@
 """Rebuild a game state from its seed, options and input log (crash recovery, replays, audits).
 
-A logged move carries the server's race timing inside its action (``Move.from_log``
-splits it off again), so a replay reproduces every race ruling exactly.
+Every logged event is turned back into the input it records and goes through the
+same :func:`~app.engines.step.step` as when it was played, so a replay reproduces
+every transition and every race ruling exactly.
 """
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ from typing import Any
 
 from app.db.store import EventRec, GameRec
 from app.engines import get_engine
-from app.engines.base import Move, SeatSetup
+from app.engines.base import SeatSetup
+from app.engines.step import step
+from app.rooms.table import input_of
 
 
 def seat_setups(seats: list[dict[str, Any]]) -> list[SeatSetup]:
@@ -23,11 +26,5 @@ def replay(game: GameRec, events: Iterable[EventRec]) -> Any:
     options = engine.options_model.model_validate(game.options)
     state = engine.start(seat_setups(game.seats), options, game.seed, game.started_at)
     for ev in events:
-        if ev.kind == "tick":
-            state = engine.tick(state, ev.at)
-        elif ev.kind == "end":  # the host ended a decided match
-            state = engine.end_decided(state, ev.at)  # type: ignore[attr-defined]
-        else:
-            assert ev.seat is not None and ev.action is not None
-            state = engine.apply(state, Move.from_log(ev.seat, ev.action, ev.at, ev.rtt))
+        state = step(engine, state, input_of(ev))
     return state

@@ -1,21 +1,18 @@
-"""The room actor: one asyncio task per room owns its members, its game state and its clock.
+"""The room actor: one asyncio task per room routes every input, in order, to the part that owns it.
 
 Everything that changes a room goes through its inbox and is handled by that
-one task, in order: player actions, timer ticks, connections coming and going,
-and the host's lobby commands. One turn of the loop:
+one task: player actions, bots' moves, timer ticks, the host's end, connections
+coming and going, and the lobby's commands. One turn of the loop:
 
-1. drain the inbox; apply each action to the engine (rejects are answered at once);
-2. fire due deadlines as ticks, through the same path as actions;
-3. append every accepted input to the game's event log and wait for the commit
-   (many rooms' inputs share one transaction, see ``EventLog``);
-4. only then broadcast: one view per seat, diffed against what that seat last
-   got, one frame per connection; then the acks.
+1. drain the inbox: a game input goes through the one engine ``step``
+   (:class:`~app.rooms.table.Table`), a lobby command runs on a draft of the
+   :class:`~app.rooms.lobby.Lobby` that becomes the lobby once its writes are stored;
+2. fire due deadlines as ticks and let the bots act, through the same path;
+3. append every accepted game input to the event log and wait for the commit;
+4. only then broadcast (:class:`~app.rooms.frames.Frames`), then the answers.
 
-A move made while a race stimulus is live carries every seat's timing
-(:mod:`app.rooms.race_timing`), logged inside the move's action under a
-server-only key, so a replay reproduces every ruling. Bots and stand-ins
-(:mod:`app.rooms.bots`) act through the same path as people. The lobby's
-commands live in :mod:`app.rooms.lobby`.
+Whatever fails while handling one input rejects that input with ``SERVER_ERROR``
+and leaves the room as it was before it; the room goes on with the next one.
 """
 
 from __future__ import annotations
@@ -25,75 +22,34 @@ import contextlib
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-import orjson
-
-from app.db.store import EventLog, EventRec, Store
+from app.db.store import EventLog, Store
 from app.engines import get_engine
-from app.engines.base import (
-    JSON,
-    RULINGS_KEY,
-    SERVER_KEYS,
-    Engine,
-    IllegalAction,
-    Move,
-)
+from app.engines.base import JSON, Engine, IllegalAction, Move, Timing
+from app.engines.step import Input, Tick
+from app.rooms.audience import Viewer
 from app.rooms.bots import BotPace, BotSeats
 from app.rooms.clock import Clock
-from app.rooms.diff import diff
+from app.rooms.desk import LobbyDesk
 from app.rooms.errors import RoomError
-from app.rooms.lobby import LobbyCommands, validate_options
-from app.rooms.members import GameRun, Member
+from app.rooms.frames import PUBLIC, Frames, ViewKey, room_view_of
+from app.rooms.inbox import Action, Admin, Answers, Call, Item, Resync, reject_text
+from app.rooms.lobby import Lobby, Member
 from app.rooms.peer import Peer
 from app.rooms.race_timing import RaceTiming
+from app.rooms.table import Table
 
-__all__ = ["PUBLIC", "GameRun", "Member", "Room", "validate_options"]
+__all__ = ["PUBLIC", "Member", "Room", "Table"]
 
 log = logging.getLogger(__name__)
 
-PUBLIC = None  # the view key of spectators (and of everyone before a game starts)
+T = TypeVar("T")
+
+SERVER_ERROR = ("SERVER_ERROR", "The server could not do that; nothing changed. Please try again.")
 
 
-@dataclass(slots=True)
-class _Action:
-    peer: Peer
-    client_id: str
-    action: dict[str, Any]
-    at: int
-
-
-@dataclass(slots=True)
-class _Call:
-    fn: Callable[[], Awaitable[Any]]
-    done: asyncio.Future[Any]
-
-
-@dataclass(slots=True)
-class _Admin:
-    peer: Peer
-    client_id: str
-    fn: Callable[[], Awaitable[Any]]
-
-
-@dataclass(slots=True)
-class _Resync:
-    peer: Peer
-    reason: str
-
-
-@dataclass(slots=True)
-class _Pending:
-    peer: Peer
-    client_id: str
-
-
-def _dumps(obj: Any) -> str:
-    return orjson.dumps(obj).decode()
-
-
-class Room(LobbyCommands, RaceTiming):
+class Room:
     def __init__(
         self,
         *,
@@ -112,32 +68,49 @@ class Room(LobbyCommands, RaceTiming):
         self.code = code
         self.engine: Engine[Any, Any] = get_engine(game)
         self.game_name = game
-        self.options = options
-        self.public = public
-        self.host_id = host_id
-        self.status = status
-        self.members: dict[str, Member] = {}
-        self.game: GameRun | None = None
-        self.peers: list[Peer] = []
-        self._store = store
+        self.lobby = Lobby(self.engine, options=options, public=public, host_id=host_id, status=status)
+        self.game: Table | None = None
+        self.viewers: dict[Peer, Viewer] = {}
+        self.bots = BotSeats(game, pace or BotPace())
+        self.races = RaceTiming(self.engine)
+        self.frames = Frames(self.engine)
+        self.store = store
+        self.desk = LobbyDesk(self)
         self._log = event_log
         self._clock = clock
         self._offset = clock_offset
-        self._inbox: deque[_Action | _Admin | _Call | _Resync] = deque()
+        self._inbox: deque[Item] = deque()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        self._pending_events: list[EventRec] = []
-        self._pending_acks: list[_Pending] = []
-        self._room_view: dict[str, Any] | None = None
-        self._game_views: dict[int | None, dict[str, Any]] = {}
-        self._game_views_of: Any = None
-        self._last_sent: dict[Any, dict[str, Any]] = {}
-        self._rulings_of: tuple[Any, list[JSON]] | None = None
-        self.bots = BotSeats(game, pace or BotPace())
-        self._stimulus_at: dict[str, int] = {}
-        """Each live race stimulus → when it was first broadcast (what a bot "saw")."""
+        self.answers = Answers()
         self.next_seed: str | None = None
         """Tests only (``POST /api/_test/seed``): the seed of the next game instead of a random one."""
+
+    # --- the lobby's fields, read by the API -----------------------------------
+
+    @property
+    def members(self) -> dict[str, Member]:
+        return self.lobby.members
+
+    @property
+    def status(self) -> str:
+        return self.lobby.status
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return self.lobby.options
+
+    @property
+    def public(self) -> bool:
+        return self.lobby.public
+
+    @property
+    def host_id(self) -> str:
+        return self.lobby.host_id
+
+    @property
+    def peers(self) -> list[Peer]:
+        return list(self.viewers)
 
     # --- clock -------------------------------------------------------------
 
@@ -162,22 +135,32 @@ class Room(LobbyCommands, RaceTiming):
 
     # --- inbox (called from connection handlers and HTTP routes) ------------
 
-    def post_action(self, peer: Peer, client_id: str, action: dict[str, Any], at: int | None = None) -> None:
+    def post_action(self, peer: Peer, client_id: str, action: Any, at: int | None = None) -> None:
         # The arrival time is stamped on receipt (by the caller, or here), not when the actor gets to it.
-        self._inbox.append(_Action(peer, client_id, action, self.now() if at is None else at))
-        self._wake.set()
+        self._post(Action(peer, client_id, action, self.now() if at is None else at))
 
     def post_admin(self, peer: Peer, client_id: str, fn: Callable[[], Awaitable[Any]]) -> None:
-        """A host command from a socket: acked after the broadcast that carries its effect."""
-        self._inbox.append(_Admin(peer, client_id, fn))
-        self._wake.set()
+        """A host command from a socket: answered after the broadcast that carries its effect."""
+        self._post(Admin(peer, client_id, fn))
 
-    async def call(self, fn: Callable[[], Awaitable[Any]]) -> Any:
+    async def call(self, fn: Callable[[], Awaitable[T]]) -> T:
         """Run ``fn`` inside the actor (lobby commands, connects); returns its result."""
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._inbox.append(_Call(fn, done))
+        self._post(Call(fn, done))
+        result: T = await done
+        return result
+
+    def request_snapshot(self, peer: Peer, reason: str = "resync") -> None:
+        # Through the inbox, like everything else: a flag set between turns could be slept through.
+        self._post(Resync(peer, reason))
+
+    def overflowed(self, peer: Peer) -> None:
+        """The transport emptied ``peer``'s backlog outside the room (a pong, an early answer)."""
+        self._post(Resync(peer, "reset"))
+
+    def _post(self, item: Item) -> None:
+        self._inbox.append(item)
         self._wake.set()
-        return await done
 
     # --- the actor loop ----------------------------------------------------
 
@@ -185,133 +168,156 @@ class Room(LobbyCommands, RaceTiming):
         while True:
             if not self._inbox:
                 self._wake.clear()
-                deadline = self._deadline()
+                deadline = self.next_deadline()
                 await self._clock.wait(self._wake, None if deadline is None else deadline - self._offset)
             try:
                 await self._turn()
             except asyncio.CancelledError:
                 raise
-            except Exception:  # a bug must not kill the room; the state stays at the last good one
+            except Exception:  # each input is isolated below; this is the last line of defence
                 log.exception("room %s: turn failed", self.code)
+                self.frames.invalidate()
 
     async def _turn(self) -> None:
         batch = list(self._inbox)
         self._inbox.clear()
         for item in batch:
-            if isinstance(item, _Action):
+            if isinstance(item, Action):
                 self._handle_action(item)
-            elif isinstance(item, _Resync):
-                item.peer.needs_snapshot = True
-                item.peer.snapshot_reason = item.reason
-            elif isinstance(item, _Admin):
-                try:
-                    await item.fn()
-                except RoomError as exc:
-                    self._reject(item.peer, item.client_id, exc.code, exc.message)
-                except Exception:  # a bug must not drop the rest of the batch
-                    log.exception("room %s: host command failed", self.code)
-                    self._reject(item.peer, item.client_id, "SERVER_ERROR", "The server could not do that.")
-                else:
-                    self._pending_acks.append(_Pending(item.peer, item.client_id))
+            elif isinstance(item, Resync):
+                viewer = self.viewers.get(item.peer)
+                if viewer is not None:
+                    if item.reason == "reset":
+                        viewer.overflowed()
+                    else:
+                        viewer.needs_snapshot, viewer.snapshot_reason = True, item.reason
+            elif isinstance(item, Admin):
+                await self._handle_admin(item)
             else:
-                try:
-                    item.done.set_result(await item.fn())
-                except Exception as exc:
-                    if not item.done.done():
-                        item.done.set_exception(exc)
+                await self._handle_call(item)
         now = self.now()
         self._fire_due(now)
         self._run_bots(now)
         await self._commit()
-        await self._after_commit()
+        await self._finish_if_over()
         self.broadcast()
-        self._send_acks()
+        self.answers.send()
+        if any(v.needs_snapshot for v in self.viewers.values()):
+            self._wake.set()  # an overflow during this turn: its reset snapshot goes out next turn
+
+    async def _handle_call(self, item: Call) -> None:
+        queued = self._queued()
+        try:
+            result = await item.fn()
+        except Exception as exc:
+            item.done.set_exception(self._as_refusal(exc))
+            return
+        # The caller hears back after the commit: an input it queued may still be refused by the log.
+        self.answers.result(item.done, result, logged=self._queued() > queued)
+
+    def _queued(self) -> int:
+        return 0 if self.game is None else len(self.game.pending)
+
+    def _as_refusal(self, exc: Exception) -> Exception:
+        if isinstance(exc, RoomError):
+            return exc
+        log.error("room %s: command failed", self.code, exc_info=exc)
+        return RoomError(*SERVER_ERROR, 503)
+
+    async def _handle_admin(self, item: Admin) -> None:
+        viewer = self.viewers.get(item.peer)
+        try:
+            await item.fn()
+        except Exception as exc:
+            refusal = self._as_refusal(exc)
+            assert isinstance(refusal, RoomError)
+            self._reject(item.peer, item.client_id, refusal.code, refusal.message)
+        else:
+            if viewer is not None:
+                self.answers.ack(viewer, item.client_id)
 
     def next_deadline(self) -> int | None:
-        """The room-clock time of the game's next timer, if any."""
-        return self._deadline()
-
-    def _deadline(self) -> int | None:
+        """The room-clock time of the game's next timer or bot, if any."""
         if self.game is None or self.status != "playing":
             return None
-        pending = (self.game.engine.next_deadline(self.game.state), self.bots.deadline())
+        pending = (self.engine.next_deadline(self.game.state), self.bots.deadline())
         return min((at for at in pending if at is not None), default=None)
+
+    # --- game inputs ---------------------------------------------------------
+
+    def play(self, inp: Input, client_id: str | None = None) -> None:
+        """Apply one game input through the engine's ``step`` and queue it for the log.
+
+        Raises ``IllegalAction`` for a move the rules refuse and :class:`RoomError`
+        ``SERVER_ERROR`` for anything else that goes wrong; the room is unchanged then.
+        """
+        game = self.game
+        assert game is not None
+        before = game.state
+        try:
+            accepted = game.try_input(inp, client_id)
+            if accepted.state is before:
+                return  # nothing was due
+            rulings = self.races.new_rulings(before, accepted.state)
+            for viewer in self.viewers.values():  # every view it leads to can be built
+                self.frames.game_view(accepted.state, self.key_of(viewer.player_id))
+            game.accept(accepted, rulings)
+        except IllegalAction:
+            raise
+        except Exception as exc:
+            game.state = before
+            log.error("room %s: input %r failed", self.code, inp, exc_info=exc)
+            raise RoomError(*SERVER_ERROR, 503) from None
 
     def _fire_due(self, now: int) -> None:
         game = self.game
         if game is None or self.status != "playing":
             return
-        deadline = game.engine.next_deadline(game.state)
+        deadline = self.engine.next_deadline(game.state)
         if deadline is None or deadline > now:
             return
-        new = game.engine.tick(game.state, now)
-        if new is not game.state:
-            rulings = self._new_rulings(game.state, new)
-            game.state = new
-            self._log_input(game, "tick", now, action={RULINGS_KEY: rulings} if rulings else None)
+        with contextlib.suppress(RoomError):  # logged; the timer fires again next turn
+            self.play(Tick(now))
 
-    def _handle_action(self, item: _Action) -> None:
+    def _handle_action(self, item: Action) -> None:
         peer, client_id = item.peer, item.client_id
+        viewer = self.viewers.get(peer)
+        if viewer is None:
+            return  # the connection is gone
         game = self.game
         member = self.members.get(peer.player_id)
-        if member is None or member.role != "seat" or member.seat is None:
+        if member is None or not member.seated:
             self._reject(peer, client_id, "NOT_SEATED", "Only seated players can act; you are watching.")
             return
         if game is None or self.status != "playing":
             self._reject(peer, client_id, "NO_GAME", "No game is running in this room.")
             return
+        assert member.seat is not None
         seat = member.seat
-        action = item.action
-        if not SERVER_KEYS.isdisjoint(action):  # only the server writes those keys
-            action = {k: v for k, v in action.items() if k not in SERVER_KEYS}
         if (seat, client_id) in game.applied:
-            peer.send(
-                _dumps(
-                    {
-                        "type": "ack",
-                        "id": client_id,
-                        "seq": peer.seq,
-                        "duplicate": True,
-                        "code": "DUPLICATE_ACTION",
-                    }
-                )
-            )
+            # Answered once the original's effect frame has gone out (this turn's broadcast at the latest).
+            self.answers.ack(viewer, client_id, duplicate=True)
             return
-        # A deadline that passed before this action arrived fires first; one at the
-        # very same millisecond fires after it (the rules' boundary convention).
-        self._fire_due(item.at - 1)
-        move = Move(seat=seat, action=action, at=item.at, rtt=peer.rtt, timing=self._timing(seat, peer))
         try:
-            new = game.engine.apply(game.state, move)
+            move = Move(seat, item.action, item.at, peer.rtt, self._timing(seat, viewer))
+            self.play(move, client_id)
         except IllegalAction as exc:
             self._reject(peer, client_id, exc.code, exc.message, exc.detail)
-            return
-        self._accept(game, move, new, client_id)
-        self._pending_acks.append(_Pending(peer, client_id))
+        except RoomError as exc:
+            self._reject(peer, client_id, exc.code, exc.message)
+        else:
+            self.answers.ack(viewer, client_id)
 
-    def _accept(self, game: GameRun, move: Move, new: Any, client_id: str) -> None:
-        """The move is legal: it becomes the state, and is queued for the event log."""
-        logged = move.logged_action()
-        rulings = self._new_rulings(game.state, new)
-        if rulings:
-            logged[RULINGS_KEY] = rulings
-        game.state = new
-        game.applied[(move.seat, client_id)] = game.next_seq
-        self._log_input(game, "move", move.at, move.seat, logged, move.rtt, client_id)
+    def _live_stimuli(self) -> tuple[str, ...]:
+        if self.game is None or self.status != "playing":
+            return ()
+        return tuple(self.engine.stimuli(self.game.state))
 
-    def _log_input(
-        self,
-        game: GameRun,
-        kind: str,
-        at: int,
-        seat: int | None = None,
-        action: JSON | None = None,
-        rtt: int | None = None,
-        client_id: str | None = None,
-    ) -> None:
-        """Queue an accepted input for the event log; it is committed before anyone sees its effect."""
-        self._pending_events.append(EventRec(game.next_seq, kind, seat, action, at, rtt, client_id))
-        game.next_seq += 1
+    def _timing(self, seat: int, via: Viewer | None) -> Timing | None:
+        """Every seat's link for a move by ``seat`` through ``via`` (None: a bot) while a race is live."""
+        seated = [(key, v) for v in self.viewers.values() if (key := self.key_of(v.player_id)) is not None]
+        seats = 0 if self.game is None else len(self.game.rec.seats)
+        return self.races.timing(self._live_stimuli(), seat, via, seated, self.bots.playing(), seats)
 
     # --- bots ----------------------------------------------------------------
 
@@ -321,244 +327,108 @@ class Room(LobbyCommands, RaceTiming):
         if game is None or self.status != "playing" or not self.bots.active():
             return
         if self.bots.take_over(now):
-            self.invalidate()
+            self.frames.invalidate()
         for seat in self.bots.ready(now):
-            action = self.bots.choose(self._game_view_of(game.state, seat))
-            if action is not None:
-                self._bot_move(game, seat, action, now)
-        self.bots.plan(game.state, lambda seat: self._game_view_of(game.state, seat), now)
-
-    def _bot_move(self, game: GameRun, seat: int, action: JSON, at: int) -> None:
-        self._fire_due(at - 1)
-        move = Move(seat=seat, action=action, at=at, rtt=0, timing=self._timing(seat, None))
-        try:
-            new = game.engine.apply(game.state, move)
-        except IllegalAction as exc:
-            # A bot only picks from its view's legal actions; a reject here is a bot bug, not the table's.
-            log.warning(
-                "room %s: bot at seat %d tried %r: %s %s", self.code, seat, action, exc.code, exc.message
-            )
-            return
-        self._accept(game, move, new, f"bot-{game.next_seq}")
+            action = self.bots.choose(self.frames.game_view(game.state, seat))
+            if action is None:
+                continue
+            try:
+                self.play(Move(seat, action, now, 0, self._timing(seat, None)), f"bot-{game.next_seq}")
+            except IllegalAction as exc:
+                # A bot only picks from its view's legal actions; a reject here is a bot bug, not the table's.
+                log.warning("room %s: bot at seat %d tried %r: %s", self.code, seat, action, exc.code)
+            except RoomError:
+                pass  # logged by play; the bot plans again
+        self.bots.plan(game.state, lambda seat: self.frames.game_view(game.state, seat), now)
 
     def begin_bots(self) -> None:
         """A game starts or is recovered: bots take their seats; people not connected are away from now."""
-        seated = [m for m in self.members.values() if m.role == "seat" and m.seat is not None]
+        seated = [m for m in self.members.values() if m.seated]
         self.bots.begin(
             bots=[m.seat for m in seated if m.bot and m.seat is not None],
             away=[m.seat for m in seated if not m.bot and m.connections == 0 and m.seat is not None],
             now=self.now(),
         )
 
-    def _reject(
-        self, peer: Peer, client_id: str, code: str, message: str, detail: JSON | None = None
-    ) -> None:
-        reject: JSON = {"type": "reject", "id": client_id, "code": code, "message": message}
-        if detail is not None:
-            reject["detail"] = detail
-        peer.send(_dumps(reject))
+    # --- commit, answers -------------------------------------------------------
 
     async def _commit(self) -> None:
-        if not self._pending_events:
-            return
         game = self.game
-        assert game is not None
-        events, self._pending_events = self._pending_events, []
+        if game is None or not game.pending:
+            return
+        events = game.take_pending()
         try:
             await self._log.append(game.rec.id, events)
         except Exception:
             log.exception("room %s: event log append failed; rolling back %d inputs", self.code, len(events))
-            # Nobody has seen these effects yet, so going back to the committed state is invisible.
-            game.state = game.committed
-            game.next_seq = events[0].seq
-            for ev in events:
-                if ev.seat is not None and ev.client_id is not None:
-                    game.applied.pop((ev.seat, ev.client_id), None)
-            for pending in self._pending_acks:
-                self._reject(
-                    pending.peer,
-                    pending.client_id,
-                    "LOG_FAILED",
-                    "The server could not store your action; please try again.",
-                )
-            self._pending_acks.clear()
+            game.roll_back(events)
+            self.answers.refuse_logged(*SERVER_ERROR, RoomError(*SERVER_ERROR, 503))
             return
-        game.committed = game.state
+        game.committed_now()
 
-    async def _after_commit(self) -> None:
+    async def _finish_if_over(self) -> None:
         game = self.game
         if game is None or self.status != "playing":
             return
-        outcome = game.engine.result(game.state)
-        if outcome.finished:
-            await self._store.finish_game(game.rec.id, outcome.to_json())
-            await self._store.update_room(self.code, status="finished")
-            game.rec = await self._store.get_game(game.rec.id) or game.rec
-            self.status = "finished"
-            self.bots.end()
-            self.invalidate()
+        outcome = self.engine.result(game.committed)
+        if not outcome.finished:
+            return
+        try:
+            finished = await self.store.finish_game(game.rec.id, outcome.to_json())
+            await self.store.update_room(self.code, status="finished")
+        except Exception:  # tried again next turn; the game is over in the log already
+            log.exception("room %s: could not mark the game finished", self.code)
+            return
+        game.rec = finished
+        self.lobby.status = "finished"
+        self.bots.end()
+        self.frames.invalidate()
 
-    def _send_acks(self) -> None:
-        for pending in self._pending_acks:
-            pending.peer.send(_dumps({"type": "ack", "id": pending.client_id, "seq": pending.peer.seq}))
-        self._pending_acks.clear()
+    def _reject(
+        self, peer: Peer, client_id: str, code: str, message: str, detail: JSON | None = None
+    ) -> None:
+        viewer = self.viewers.get(peer)
+        if viewer is not None:
+            viewer.send(reject_text(client_id, code, message, detail))
 
     # --- views and frames ------------------------------------------------
 
     def invalidate(self) -> None:
-        """The lobby part of the view changed (members, presence, status, options)."""
-        self._room_view = None
+        self.frames.invalidate()
 
-    def key_of(self, player_id: str) -> int | None:
+    def key_of(self, player_id: str) -> ViewKey:
         member = self.members.get(player_id)
         if self.game is not None and member is not None and member.role == "seat":
             return member.seat
         return PUBLIC
 
     def room_view(self) -> dict[str, Any]:
-        if self._room_view is None:
-            self._room_view = self._build_room_view()
-        return self._room_view
+        return self.frames.room_view(lambda: room_view_of(self))
 
-    def _build_room_view(self) -> dict[str, Any]:
-        # A running game has its own seats; in the lobby (and after a game) every seat is offered.
-        if self.game is not None and self.status == "playing":
-            seat_count = len(self.game.rec.seats)
-        else:
-            seat_count = self.engine.max_players
-        seats: list[dict[str, Any] | None] = [None] * seat_count
-        spectators = []
-        for m in sorted(self.members.values(), key=lambda m: (m.seat if m.seat is not None else 99, m.name)):
-            entry = {"player_id": m.player_id, "name": m.name, "connected": m.connections > 0 or m.bot}
-            if m.role == "seat" and m.seat is not None and m.seat < seat_count:
-                standin = self.status == "playing" and m.seat in self.bots.standins
-                seats[m.seat] = {**entry, "seat": m.seat, "prefs": m.prefs, "bot": m.bot, "standin": standin}
-            else:
-                spectators.append(entry)
-        match = None
-        if self.game is not None:
-            rec = self.game.rec
-            finished = rec.status == "finished"
-            match = {
-                "id": rec.id,
-                "seed_hash": rec.seed_hash,
-                "seed": rec.seed if finished else None,
-                "started_at": rec.started_at,
-                "result": rec.result if finished else None,
-            }
-        return {
-            "code": self.code,
-            "game": self.game_name,
-            "title": self.engine.title,
-            "status": self.status,
-            "public": self.public,
-            "host": self.host_id,
-            "options": self.options,
-            "min_players": self.engine.min_players,
-            "max_players": self.engine.max_players,
-            "seats": seats,
-            "spectators": spectators,
-            "match": match,
-        }
-
-    def _game_view(self, key: int | None) -> dict[str, Any] | None:
+    def view_for(self, key: ViewKey) -> dict[str, Any]:
         game = self.game
-        if game is None:
-            return None
-        return self._game_view_of(game.state, key)
-
-    def _game_view_of(self, state: Any, key: int | None) -> dict[str, Any]:
-        """One view per seat key and state, shared by the broadcast and the bots."""
-        if self._game_views_of is not state:
-            self._game_views = {}
-            self._game_views_of = state
-        view = self._game_views.get(key)
-        if view is None:
-            view = self.engine.view(state, key)
-            self._game_views[key] = view
-        return view
-
-    def view_for(self, key: int | None) -> dict[str, Any]:
-        return {"room": self.room_view(), "game": self._game_view(key)}
+        return {
+            "room": self.room_view(),
+            "game": None if game is None else self.frames.game_view(game.state, key),
+        }
 
     def broadcast(self) -> None:
         """Send every connection what changed in its view since its last frame."""
-        by_key: dict[int | None, list[Peer]] = {}
-        for peer in self.peers:
-            by_key.setdefault(self.key_of(peer.player_id), []).append(peer)
-        for key in list(self._last_sent):
-            if key not in by_key:
-                del self._last_sent[key]
-        for key, peers in by_key.items():
-            new = self.view_for(key)
-            old = self._last_sent.get(key)
-            ops_text: str | None = None
-            if old is not None and old is not new:
-                ops = diff(old, new)
-                if ops:
-                    ops_text = _dumps(ops)
-            self._last_sent[key] = new
-            snapshot_text: str | None = None
-            for peer in peers:
-                in_step = peer.view_key == key and old is not None
-                # A peer in step gets the patch even when it also asked for a resync, so that
-                # a resync snapshot always equals the view its earlier frames built.
-                if in_step and ops_text is not None:
-                    peer.seq += 1
-                    peer.send(f'{{"type":"patch","seq":{peer.seq},"ops":{ops_text}}}', peer.seq)
-                if peer.needs_snapshot or not in_step:
-                    if snapshot_text is None:
-                        snapshot_text = _dumps(new)
-                    if not peer.needs_snapshot:
-                        peer.snapshot_reason = "seat"
-                    self._send_snapshot(peer, key, snapshot_text)
-        self._note_stimuli(by_key)
-
-    def _send_snapshot(self, peer: Peer, key: int | None, view_text: str) -> None:
-        peer.seq += 1
-        peer.view_key = key
-        peer.needs_snapshot = False
-        reason = peer.snapshot_reason
-        peer.send(f'{{"type":"snapshot","seq":{peer.seq},"reason":"{reason}","view":{view_text}}}', peer.seq)
-
-    def _overflowed(self, peer: Peer) -> None:
-        # The peer's queue was full and has been emptied (frames, acks, pongs alike): at the
-        # next turn it gets one snapshot instead of the backlog. One that keeps overflowing is dropped.
-        if peer.overflows > 3:
-            peer.close(4008, "TOO_SLOW", "Your connection could not keep up with the table.")
-            return
-        self.request_snapshot(peer, "reset")
-
-    def request_snapshot(self, peer: Peer, reason: str = "resync") -> None:
-        # Through the inbox, like everything else: a flag set between turns could be slept through.
-        self._inbox.append(_Resync(peer, reason))
-        self._wake.set()
+        groups: dict[ViewKey, list[Viewer]] = {}
+        for viewer in self.viewers.values():
+            groups.setdefault(self.key_of(viewer.player_id), []).append(viewer)
+        self.frames.broadcast(groups, self.view_for)
+        seated = {k: v for k, v in groups.items() if k is not None}
+        self.races.note_shown(self._live_stimuli(), seated, self.now())
 
     # --- connections -----------------------------------------------------
 
     async def connect(self, peer: Peer, name: str) -> Member:
-        member = self.members.get(peer.player_id)
-        if member is None:
-            member = Member(peer.player_id, name, "spectator", None)
-            await self._store.put_member(self.code, peer.player_id, "spectator", None, {})
-            self.members[peer.player_id] = member
-        member.connections += 1
-        if self.status == "playing" and member.role == "seat" and member.seat is not None:
-            self.bots.back(member.seat)  # a stand-in hands the seat back
-        peer.on_overflow = lambda: self._overflowed(peer)
-        self.peers.append(peer)
-        peer.needs_snapshot = True
-        peer.snapshot_reason = "join"
-        self.invalidate()
-        return member
+        return await self.desk.connect(peer, name)
 
     async def disconnect(self, peer: Peer) -> None:
-        if peer in self.peers:
-            self.peers.remove(peer)
-            member = self.members.get(peer.player_id)
-            if member is not None:
-                member.connections = max(0, member.connections - 1)
-                seat = member.seat if member.role == "seat" and not member.bot else None
-                if seat is not None and member.connections == 0 and self.status == "playing":
-                    self.bots.gone(seat, self.now())
-            self.invalidate()
+        self.desk.disconnect(peer)
+
+    def close_peers(self, player_id: str, code: int, error: str, message: str) -> None:
+        for peer in [p for p in self.viewers if p.player_id == player_id]:
+            peer.close(code, error, message)

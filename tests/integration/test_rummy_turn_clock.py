@@ -2,8 +2,29 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
+from typing import Any
+
 from tests.integration.client import Api, Client, crash_and_restart
 from tests.integration.server import ServerProcess
+
+IDLE_MS = 15_000
+
+
+async def room_clock(api: Api, code: str) -> dict[str, Any]:
+    r = await api.call("GET", f"/api/_test/rooms/{code}/clock")
+    r.raise_for_status()
+    data: dict[str, Any] = r.json()
+    return data
+
+
+async def until_durable(api: Api, code: str, room_now: int) -> None:
+    """Wait (bounded) for the server's periodic checkpoint to make ``room_now`` durable."""
+    give_up = time.monotonic() + 10
+    while ((await room_clock(api, code))["durable"] or 0) < room_now:
+        assert time.monotonic() < give_up, "no clock checkpoint reached the database"
+        await asyncio.sleep(0.05)  # polls a condition of the server under test; it synchronises nothing
 
 
 async def test_the_turn_deadline_survives_a_crash_and_its_timeout_is_applied_and_logged(
@@ -83,3 +104,40 @@ async def test_a_turn_ending_with_an_invalid_table_is_rejected_with_the_reasons_
     assert any(p["set"] == 0 for p in problems), "the one-card set is named as the set at fault"
     assert "Set 1" in refused["message"]
     assert (await mover.check_in_sync())["game"] == before, "a refused turn end changes nothing"
+
+
+async def test_an_idle_turn_keeps_its_time_left_across_a_crash(any_db_server: ServerProcess) -> None:
+    server = any_db_server
+    api = Api(server.http)
+    people = [await api.player(n) for n in ("Ana", "Bo")]
+    code = (await api.create_room(people[0]["token"], "rummy", {"turn_ms": 60_000}))["code"]
+    await api.sit(people[1]["token"], code)
+    players = [await Client(server.ws, code, p["token"]).open() for p in people]
+    await api.start(people[0]["token"], code)
+    for c in players:
+        await c.until(lambda v: v["game"] is not None)
+    deadline, turn_id = players[0].game["deadline"], players[0].game["turn_id"]
+    started = (await room_clock(api, code))["room_now"]
+
+    # Nobody moves for 15 s: nothing is logged, only the clock runs.
+    await api.advance_to(code, started + IDLE_MS)
+    at_kill = (await room_clock(api, code))["room_now"]
+    left_at_kill = deadline - at_kill
+    await until_durable(api, code, at_kill)
+    await api.aclose()
+
+    reborn = await crash_and_restart(server, players)
+    try:
+        api = Api(reborn.http)
+        players = [await Client(reborn.ws, code, p["token"]).open() for p in people]
+        resumed = (await room_clock(api, code))["room_now"]
+        game = players[0].game
+        assert (game["turn_id"], game["deadline"]) == (turn_id, deadline)
+        assert abs((deadline - resumed) - left_at_kill) <= 1_000, "the turn keeps the time it had left"
+        assert resumed >= at_kill, "the room clock never runs backwards"
+        assert all(c.welcome is not None and c.welcome["server_time"] >= at_kill for c in players)
+        await api.aclose()
+    finally:
+        for c in players:
+            await c.close()
+        reborn.stop()

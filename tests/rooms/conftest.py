@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -39,48 +39,65 @@ async def settle(room: Room) -> None:
         await room.call(_noop)
 
 
-class MemoryPeer:
-    """A connection whose send queue holds ``capacity`` frames; ``drain`` is the client reading them."""
+class FakePeer:
+    """A connection as a room sees it, with the link and write delays a test chooses.
 
-    def __init__(self, player_id: str, capacity: int) -> None:
+    Its send queue holds ``capacity`` frames (the client reads them with ``drain``);
+    a full queue is emptied and ``send`` answers False, as the real transport does.
+    Every frame also lands in ``frames`` at once. Numbered frames count as written
+    ``write_ms`` after queueing on ``clock`` (never, without a clock).
+    """
+
+    def __init__(
+        self,
+        player_id: str,
+        capacity: int = 10_000,
+        *,
+        clock: ManualClock | None = None,
+        rtt: int | None = None,
+        jitter: int | None = None,
+        write_ms: int = 0,
+    ) -> None:
         self.player_id = player_id
         self.capacity = capacity
-        self.seq = 0
-        self.view_key: int | str | None = "none"
-        self.needs_snapshot = True
-        self.snapshot_reason = "join"
-        self.overflows = 0
-        self.on_overflow: Callable[[], None] | None = None
         self.queue: list[str] = []
-        self.received: list[dict[str, Any]] = []
+        self.frames: list[dict[str, Any]] = []
+        self.overflows = 0
         self.closed_with: tuple[int, str] | None = None
-        self.stimuli: dict[str, tuple[int, int]] = {}
+        self._clock, self._rtt, self._jitter, self._write_ms = clock, rtt, jitter, write_ms
+        self._written: list[tuple[int, int]] = []
 
     @property
     def rtt(self) -> int | None:
-        return None
+        return self._rtt
 
     @property
     def jitter(self) -> int | None:
-        return None
+        return self._jitter
 
     def written_at(self, seq: int) -> int | None:
-        return None
+        return next((at for s, at in self._written if s >= seq), None)
 
-    def send(self, text: str, seq: int | None = None) -> None:
+    def send(self, text: str, seq: int | None = None) -> bool:
         if len(self.queue) >= self.capacity:
             self.overflows += 1
             self.queue.clear()
-            if self.on_overflow is not None:
-                self.on_overflow()
-            return
+            return False
+        if seq is not None and self._clock is not None:
+            self._written.append((seq, self._clock.now() + self._write_ms))
         self.queue.append(text)
+        self.frames.append(json.loads(text))
+        return True
 
     def close(self, code: int, error: str, message: str) -> None:
         self.closed_with = (code, error)
 
     def drain(self) -> list[dict[str, Any]]:
+        """The frames still queued (what a client reading now gets), oldest first."""
         frames = [json.loads(t) for t in self.queue]
         self.queue.clear()
-        self.received.extend(frames)
         return frames
+
+    def reply(self, action_id: str) -> dict[str, Any]:
+        """The answer (ack or reject) to ``action_id``."""
+        return next(f for f in self.frames if f.get("id") == action_id)

@@ -12,7 +12,7 @@ from app.rooms.errors import RoomError
 from app.rooms.manager import RoomManager
 from app.rooms.replay import replay
 from app.rooms.room import Room
-from tests.rooms.conftest import MemoryPeer, settle
+from tests.rooms.conftest import FakePeer, settle
 
 SHORT: dict[str, dict[str, Any]] = {
     "slap": {"rounds": 1},
@@ -33,7 +33,7 @@ async def new_room(
         game=game, options=SHORT[game], public=True, host_id=people[0].id, host_name=people[0].name
     )
     for p in people[1:]:
-        await room.call(lambda p=p: room.join_seat(p.id, p.name, None, {}))
+        await room.call(lambda p=p: room.desk.join_seat(p.id, p.name, None, {}))
     return room, [p.id for p in people]
 
 
@@ -53,7 +53,7 @@ async def run_until_finished(manager: RoomManager, room: Room, limit: int = 20_0
 
 async def test_the_host_seats_a_bot_in_an_empty_chair(manager: RoomManager) -> None:
     room, (host,) = await new_room(manager, "slap")
-    bot = await room.call(lambda: room.seat_bot(host, 2))
+    bot = await room.call(lambda: room.desk.seat_bot(host, 2))
     assert bot.bot and bot.seat == 2 and bot.name == "Ada (bot)"
     seat = room.room_view()["seats"][2]
     assert seat["bot"] is True and seat["connected"] is True and seat["standin"] is False
@@ -63,8 +63,8 @@ async def test_the_host_seats_a_bot_in_an_empty_chair(manager: RoomManager) -> N
 
 async def test_a_second_bot_gets_another_name_and_the_first_free_seat(manager: RoomManager) -> None:
     room, (host,) = await new_room(manager, "slap")
-    first = await room.call(lambda: room.seat_bot(host, None))
-    second = await room.call(lambda: room.seat_bot(host, None))
+    first = await room.call(lambda: room.desk.seat_bot(host, None))
+    second = await room.call(lambda: room.desk.seat_bot(host, None))
     assert (first.seat, second.seat) == (1, 2)
     assert first.name != second.name
 
@@ -72,7 +72,7 @@ async def test_a_second_bot_gets_another_name_and_the_first_free_seat(manager: R
 async def test_only_the_host_seats_a_bot(manager: RoomManager) -> None:
     room, (_, guest) = await new_room(manager, "slap", ("Ana", "Bo"))
     with pytest.raises(RoomError) as info:
-        await room.call(lambda: room.seat_bot(guest, 2))
+        await room.call(lambda: room.desk.seat_bot(guest, 2))
     assert info.value.code == "NOT_HOST" and info.value.status == 403
     assert room.room_view()["seats"][2] is None
 
@@ -80,15 +80,15 @@ async def test_only_the_host_seats_a_bot(manager: RoomManager) -> None:
 async def test_a_bot_cannot_take_a_taken_seat(manager: RoomManager) -> None:
     room, (host, _) = await new_room(manager, "slap", ("Ana", "Bo"))
     with pytest.raises(RoomError) as info:
-        await room.call(lambda: room.seat_bot(host, 1))
+        await room.call(lambda: room.desk.seat_bot(host, 1))
     assert info.value.code == "SEAT_TAKEN"
 
 
 async def test_no_bot_joins_a_running_game(manager: RoomManager) -> None:
     room, (host, _) = await new_room(manager, "slap", ("Ana", "Bo"))
-    await room.call(lambda: room.start_game(host))
+    await room.call(lambda: room.desk.start_game(host))
     with pytest.raises(RoomError) as info:
-        await room.call(lambda: room.seat_bot(host, None))
+        await room.call(lambda: room.desk.seat_bot(host, None))
     assert info.value.code == "GAME_RUNNING"
 
 
@@ -97,10 +97,10 @@ async def test_a_table_of_bots_plays_a_whole_game_and_its_log_replays_it(
     manager: RoomManager, game: str
 ) -> None:
     room, (host,) = await new_room(manager, game)
-    await room.call(lambda: room.watch(host, "Ana"))  # the host only watches
+    await room.call(lambda: room.desk.watch(host, "Ana"))  # the host only watches
     for _ in range(ENGINES[game].min_players):
-        await room.call(lambda: room.seat_bot(host, None))
-    await room.call(lambda: room.start_game(host))
+        await room.call(lambda: room.desk.seat_bot(host, None))
+    await room.call(lambda: room.desk.start_game(host))
     await run_until_finished(manager, room)
 
     assert room.game is not None
@@ -112,10 +112,10 @@ async def test_a_table_of_bots_plays_a_whole_game_and_its_log_replays_it(
 
 async def test_bots_think_before_they_act(manager: RoomManager) -> None:
     room, (host,) = await new_room(manager, "slap")
-    await room.call(lambda: room.watch(host, "Ana"))
+    await room.call(lambda: room.desk.watch(host, "Ana"))
     for _ in range(2):
-        await room.call(lambda: room.seat_bot(host, None))
-    await room.call(lambda: room.start_game(host))
+        await room.call(lambda: room.desk.seat_bot(host, None))
+    await room.call(lambda: room.desk.start_game(host))
     await settle(room)
     assert room.game is not None
     started = room.now()
@@ -125,13 +125,13 @@ async def test_bots_think_before_they_act(manager: RoomManager) -> None:
     assert room.game.next_seq == 1, "nothing was played before a bot's thinking time was over"
 
 
-async def bo_walks_away(manager: RoomManager, game: str) -> tuple[Room, str, str, MemoryPeer]:
+async def bo_walks_away(manager: RoomManager, game: str) -> tuple[Room, str, str, FakePeer]:
     """Ana and Bo, both connected, start a game; then Bo's only connection drops."""
     room, (host, guest) = await new_room(manager, game, ("Ana", "Bo"))
-    ana, bo = MemoryPeer(host, 10_000), MemoryPeer(guest, 10_000)
+    ana, bo = FakePeer(host, 10_000), FakePeer(guest, 10_000)
     await room.call(lambda: room.connect(ana, "Ana"))
     await room.call(lambda: room.connect(bo, "Bo"))
-    await room.call(lambda: room.start_game(host))
+    await room.call(lambda: room.desk.start_game(host))
     await room.call(lambda: room.disconnect(bo))
     await settle(room)
     return room, host, guest, ana
@@ -175,7 +175,7 @@ async def test_a_player_gone_past_the_seat_hold_is_played_by_a_bot_until_they_re
     stand_in_moves = [e for e in events if e.seat == bo_seat]
     assert stand_in_moves and all((e.client_id or "").startswith("bot-") for e in stand_in_moves)
 
-    back = MemoryPeer(guest, 10_000)
+    back = FakePeer(guest, 10_000)
     await room.call(lambda: room.connect(back, "Bo"))
     await settle(room)
     assert room.room_view()["seats"][bo_seat]["standin"] is False
@@ -187,7 +187,7 @@ async def test_a_player_who_comes_back_within_the_hold_keeps_the_seat(manager: R
     clock = manager.clock
     assert isinstance(clock, ManualClock)
     clock.advance(room.bots.pace.seat_hold_ms // 2)
-    again = MemoryPeer(guest, 10_000)
+    again = FakePeer(guest, 10_000)
     await room.call(lambda: room.connect(again, "Bo"))
     clock.advance(room.bots.pace.seat_hold_ms)
     await settle(room)
@@ -196,11 +196,11 @@ async def test_a_player_who_comes_back_within_the_hold_keeps_the_seat(manager: R
 
 async def test_a_bot_never_becomes_the_host(manager: RoomManager) -> None:
     room, (host, guest) = await new_room(manager, "slap", ("Ana", "Bo"))
-    await room.call(lambda: room.seat_bot(host, 2))
-    await room.call(lambda: room.watch(guest, "Bo"))
-    await room.call(lambda: room.leave(host))
+    await room.call(lambda: room.desk.seat_bot(host, 2))
+    await room.call(lambda: room.desk.watch(guest, "Bo"))
+    await room.call(lambda: room.desk.leave(host))
     assert room.host_id == guest, "the spectator Bo hosts, not the seated bot"
-    await room.call(lambda: room.leave(guest))
+    await room.call(lambda: room.desk.leave(guest))
     assert room.host_id == guest, "a room left to bots keeps its last host"
 
 
@@ -208,10 +208,10 @@ async def test_after_a_restart_the_bots_take_their_seats_again_and_finish_the_ga
     manager: RoomManager,
 ) -> None:
     room, (host,) = await new_room(manager, "kuuduk")
-    await room.call(lambda: room.watch(host, "Ana"))
+    await room.call(lambda: room.desk.watch(host, "Ana"))
     for _ in range(2):
-        await room.call(lambda: room.seat_bot(host, None))
-    await room.call(lambda: room.start_game(host))
+        await room.call(lambda: room.desk.seat_bot(host, None))
+    await room.call(lambda: room.desk.start_game(host))
     clock = manager.clock
     assert isinstance(clock, ManualClock)
     for _ in range(6):  # a few bot moves, then the server goes down

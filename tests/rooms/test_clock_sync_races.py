@@ -8,56 +8,14 @@ fake connections whose links and write delays are chosen by the test.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from app.engines.base import RULINGS_KEY, TIMING_KEY
 from app.rooms.clock import ManualClock
 from app.rooms.manager import RoomManager
 from app.rooms.replay import replay
 from app.rooms.room import Room
-from tests.rooms.conftest import settle
-
-
-class TimedPeer:
-    """A connection with a given link; numbered frames count as written ``write_ms`` after queueing."""
-
-    def __init__(self, player_id: str, clock: ManualClock, rtt: int, jitter: int, write_ms: int) -> None:
-        self.player_id = player_id
-        self.seq = 0
-        self.view_key: int | str | None = "none"
-        self.needs_snapshot = True
-        self.snapshot_reason = "join"
-        self.overflows = 0
-        self.on_overflow: Callable[[], None] | None = None
-        self.stimuli: dict[str, tuple[int, int]] = {}
-        self.frames: list[dict[str, Any]] = []
-        self._clock, self._rtt, self._jitter, self._write_ms = clock, rtt, jitter, write_ms
-        self._written: list[tuple[int, int]] = []
-
-    @property
-    def rtt(self) -> int | None:
-        return self._rtt
-
-    @property
-    def jitter(self) -> int | None:
-        return self._jitter
-
-    def written_at(self, seq: int) -> int | None:
-        return next((at for s, at in self._written if s >= seq), None)
-
-    def send(self, text: str, seq: int | None = None) -> None:
-        if seq is not None:
-            self._written.append((seq, self._clock.now() + self._write_ms))
-        self.frames.append(json.loads(text))
-
-    def close(self, code: int, error: str, message: str) -> None:
-        pass
-
-    def reply(self, action_id: str) -> dict[str, Any]:
-        return next(f for f in self.frames if f.get("id") == action_id)
+from tests.rooms.conftest import FakePeer, settle
 
 
 async def advance(manager: RoomManager, room: Room, ms: int) -> None:
@@ -72,7 +30,7 @@ def has_pair(game: dict[str, Any]) -> bool:
     return len(set(numbers)) < len(numbers)
 
 
-async def table_with_a_pair(manager: RoomManager) -> tuple[Room, TimedPeer, TimedPeer]:
+async def table_with_a_pair(manager: RoomManager) -> tuple[Room, FakePeer, FakePeer]:
     """Four seats, Ana (20 ms link) and Bo (150 ms) connected, Cy and Di never; a pair just revealed."""
     store = manager.store
     clock = manager.clock
@@ -82,12 +40,12 @@ async def table_with_a_pair(manager: RoomManager) -> tuple[Room, TimedPeer, Time
         game="slap", options={"nu_mode": "auto"}, public=True, host_id=people[0].id, host_name="Ana"
     )
     for seat, p in enumerate(people[1:], start=1):
-        await room.call(partial(room.join_seat, p.id, p.name, seat, {}))
-    ana = TimedPeer(people[0].id, clock, rtt=20, jitter=2, write_ms=1)
-    bo = TimedPeer(people[1].id, clock, rtt=150, jitter=3, write_ms=2)
+        await room.call(partial(room.desk.join_seat, p.id, p.name, seat, {}))
+    ana = FakePeer(people[0].id, clock=clock, rtt=20, jitter=2, write_ms=1)
+    bo = FakePeer(people[1].id, clock=clock, rtt=150, jitter=3, write_ms=2)
     for peer, name in ((ana, "Ana"), (bo, "Bo")):
         await room.call(partial(room.connect, peer, name))
-    await room.call(lambda: room.start_game(people[0].id))
+    await room.call(lambda: room.desk.start_game(people[0].id))
     await settle(room)
     for _ in range(200):  # a pair shows on about half the flips of four cards
         game = room.view_for(0)["game"]
@@ -107,15 +65,16 @@ async def test_a_claim_carries_every_seats_send_time_and_link_into_the_log(manag
     flip = game.state.flip
     assert room.now() == reveal
     # The frame that showed the cards is noted per connection; it went out 1 and 2 ms later.
-    assert set(ana.stimuli) == set(bo.stimuli) == {f"flip:{flip}"}
+    assert set(room.viewers[ana].stimuli) == set(room.viewers[bo].stimuli) == {f"flip:{flip}"}
 
-    # Ana (20 ms) reacted in 230 ms; her slap arrives 256 ms after the reveal. She also tries to
-    # smuggle in timing of her own: the room drops server-only keys from client actions.
+    # Ana (20 ms) reacted in 230 ms; her slap arrives 256 ms after the reveal. A slap that also
+    # tries to bring timing of its own is refused: timing is the server's, kept apart from actions.
     await advance(manager, room, 256)
     forged = {"links": [{"rtt": 900, "jitter": 900, "sent": {f"flip:{flip}": 0}}]}
-    action = {"type": "slap", "flip": flip, "reaction_ms": 230, TIMING_KEY: forged, RULINGS_KEY: ["mine"]}
-    room.post_action(ana, "a1", action)
+    room.post_action(ana, "a0", {"type": "slap", "flip": flip, "reaction_ms": 230, "timing": forged})
+    room.post_action(ana, "a1", {"type": "slap", "flip": flip, "reaction_ms": 230})
     await settle(room)
+    assert ana.reply("a0")["code"] == "BAD_ACTION"
     assert ana.reply("a1")["type"] == "ack"
     # Bo (150 ms) could still win: the race waits for him, not for Cy and Di (never connected).
     assert room.next_deadline() == reveal + 2 + 230 + 10 + (150 + 3 + 17)
@@ -136,12 +95,14 @@ async def test_a_claim_carries_every_seats_send_time_and_link_into_the_log(manag
     moves = [e for e in events if e.kind == "move" and e.action.get("type") == "slap"]
     assert [e.seat for e in moves] == [0, 1]
     for ev in moves:
-        links = ev.action[TIMING_KEY]["links"]
+        assert ev.action == {"type": "slap", "flip": flip, "reaction_ms": 230 if ev.seat == 0 else 200}
+        assert ev.timing is not None
+        links = ev.timing["links"]
         assert links[2] is None and links[3] is None
         assert links[0] == {"rtt": 20, "jitter": 2, "sent": {f"flip:{flip}": reveal + 1}}
         assert links[1] == {"rtt": 150, "jitter": 3, "sent": {f"flip:{flip}": reveal + 2}}
-        assert RULINGS_KEY not in ev.action or ev.seat == 1
-    ruling = next(e for e in events if e.action and RULINGS_KEY in e.action).action[RULINGS_KEY]
+        assert ev.rulings is None or ev.seat == 1
+    ruling = next(e.rulings for e in events if e.rulings)
     assert ruling[0]["race"] == f"flip:{flip}" and ruling[0]["winner"] == 1
     assert {c["seat"]: (c["sent"], c["arrival"], c["claimed"], c["credit"]) for c in ruling[0]["claims"]} == {
         0: (reveal + 1, reveal + 256, 230, 25),
@@ -160,10 +121,10 @@ async def test_a_connection_that_joins_mid_race_is_timed_from_its_join_snapshot(
     assert isinstance(clock, ManualClock)
     cy_id = game.rec.seats[2]["player_id"]
     await advance(manager, room, 100)
-    cy = TimedPeer(cy_id, clock, rtt=40, jitter=0, write_ms=1)
+    cy = FakePeer(cy_id, clock=clock, rtt=40, jitter=0, write_ms=1)
     await room.call(lambda: room.connect(cy, "Cy"))
     await settle(room)
-    assert cy.frames[0]["type"] == "snapshot" and f"flip:{flip}" in cy.stimuli
+    assert cy.frames[0]["type"] == "snapshot" and f"flip:{flip}" in room.viewers[cy].stimuli
     # Cy saw the cards in the snapshot written at reveal + 101, reacted in 200 ms over a 40 ms link.
     await advance(manager, room, 241)
     room.post_action(cy, "c1", {"type": "slap", "flip": flip, "reaction_ms": 200})

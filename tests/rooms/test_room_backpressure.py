@@ -5,17 +5,17 @@ from __future__ import annotations
 from app.rooms.diff import apply_patch
 from app.rooms.manager import RoomManager
 from app.rooms.room import Room
-from tests.rooms.conftest import MemoryPeer, settle
+from tests.rooms.conftest import FakePeer, settle
 
 
 async def lobby_with_peers(
     manager: RoomManager, slow_capacity: int
-) -> tuple[Room, str, MemoryPeer, MemoryPeer]:
+) -> tuple[Room, str, FakePeer, FakePeer]:
     host = await manager.store.create_player("Ana")
     guest = await manager.store.create_player("Bo")
     room = await manager.create(game="slap", options={}, public=True, host_id=host.id, host_name=host.name)
-    fast = MemoryPeer(host.id, capacity=1000)
-    slow = MemoryPeer(guest.id, capacity=slow_capacity)
+    fast = FakePeer(host.id, capacity=1000)
+    slow = FakePeer(guest.id, capacity=slow_capacity)
     await room.call(lambda: room.connect(fast, host.name))
     await room.call(lambda: room.connect(slow, guest.name))
     await settle(room)
@@ -24,7 +24,7 @@ async def lobby_with_peers(
 
 async def flip_public(room: Room, host_id: str, times: int) -> None:
     for i in range(times):
-        await room.call(lambda i=i: room.configure(host_id, None, i % 2 == 1))  # public starts True
+        await room.call(lambda i=i: room.desk.configure(host_id, None, i % 2 == 1))  # public starts True
     await settle(room)
 
 
@@ -63,6 +63,6 @@ async def test_a_connection_that_keeps_overflowing_is_dropped_as_too_slow(manage
     assert slow.closed_with == (4008, "TOO_SLOW")
     # The room is not stalled: the host still changes options and the fast peer sees it.
     fast.drain()
-    await room.call(lambda: room.configure(host_id, {"rounds": 5}, None))
+    await room.call(lambda: room.desk.configure(host_id, {"rounds": 5}, None))
     await settle(room)
     assert any(f["type"] == "patch" for f in fast.drain())

@@ -1,0 +1,129 @@
+"""What each connection is shown: the room's view, one game view per seat key, and the frames.
+
+Views are built once per seat key and state and diffed once per key against
+what that key was last sent; every connection in step with that key gets the
+same patch, anyone else a snapshot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from app.engines.base import Engine
+from app.rooms.audience import Viewer
+from app.rooms.diff import diff
+
+if TYPE_CHECKING:
+    from app.rooms.room import Room
+
+ViewKey = int | None
+"""A game seat, or None for spectators (and everyone before a game starts)."""
+
+PUBLIC: ViewKey = None
+
+
+def dumps(obj: Any) -> str:
+    return orjson.dumps(obj).decode()
+
+
+class Frames:
+    def __init__(self, engine: Engine[Any, Any]) -> None:
+        self.engine = engine
+        self._room_view: dict[str, Any] | None = None
+        self._game_views: dict[ViewKey, dict[str, Any]] = {}
+        self._game_views_of: Any = None
+        self._last_sent: dict[ViewKey, dict[str, Any]] = {}
+
+    def invalidate(self) -> None:
+        """The lobby part of the view changed (members, presence, status, options)."""
+        self._room_view = None
+
+    def room_view(self, build: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        if self._room_view is None:
+            self._room_view = build()
+        return self._room_view
+
+    def game_view(self, state: Any, key: ViewKey) -> dict[str, Any]:
+        """One view per seat key and state, shared by the broadcast, the bots and the input checks."""
+        if self._game_views_of is not state:
+            self._game_views = {}
+            self._game_views_of = state
+        view = self._game_views.get(key)
+        if view is None:
+            view = self.engine.view(state, key)
+            self._game_views[key] = view
+        return view
+
+    def broadcast(
+        self, groups: Mapping[ViewKey, list[Viewer]], view_for: Callable[[ViewKey], dict[str, Any]]
+    ) -> None:
+        """Send every connection what changed in its view since its last frame."""
+        for key in [k for k in self._last_sent if k not in groups]:
+            del self._last_sent[key]
+        for key, viewers in groups.items():
+            new = view_for(key)
+            old = self._last_sent.get(key)
+            ops_text: str | None = None
+            if old is not None and old is not new:
+                ops = diff(old, new)
+                if ops:
+                    ops_text = dumps(ops)
+            self._last_sent[key] = new
+            snapshot_text: str | None = None
+            for viewer in viewers:
+                in_step = viewer.view_key == key and old is not None
+                # A viewer in step gets the patch even when it also asked for a resync, so that
+                # a resync snapshot always equals the view its earlier frames built.
+                if in_step and ops_text is not None:
+                    viewer.send_patch(ops_text)
+                if viewer.needs_snapshot or not in_step:
+                    if snapshot_text is None:
+                        snapshot_text = dumps(new)
+                    if not viewer.needs_snapshot:
+                        viewer.snapshot_reason = "seat"
+                    viewer.send_snapshot(key, snapshot_text)
+
+
+def room_view_of(room: Room) -> dict[str, Any]:
+    """The lobby part of every view: the room, its seats with presence, spectators and the match."""
+    lobby, game = room.lobby, room.game
+    # A running game has its own seats; in the lobby (and after a game) every seat is offered.
+    playing = lobby.status == "playing"
+    seat_count = len(game.rec.seats) if game is not None and playing else room.engine.max_players
+    seats: list[dict[str, Any] | None] = [None] * seat_count
+    spectators = []
+    for m in sorted(lobby.members.values(), key=lambda m: (m.seat if m.seat is not None else 99, m.name)):
+        entry = {"player_id": m.player_id, "name": m.name, "connected": m.connections > 0 or m.bot}
+        if m.role == "seat" and m.seat is not None and m.seat < seat_count:
+            standin = playing and m.seat in room.bots.standins
+            seats[m.seat] = {**entry, "seat": m.seat, "prefs": m.prefs, "bot": m.bot, "standin": standin}
+        else:
+            spectators.append(entry)
+    match = None
+    if game is not None:
+        rec = game.rec
+        finished = rec.status == "finished"
+        match = {
+            "id": rec.id,
+            "seed_hash": rec.seed_hash,
+            "seed": rec.seed if finished else None,
+            "started_at": rec.started_at,
+            "result": rec.result if finished else None,
+        }
+    return {
+        "code": room.code,
+        "game": room.game_name,
+        "title": room.engine.title,
+        "status": lobby.status,
+        "public": lobby.public,
+        "host": lobby.host_id,
+        "options": lobby.options,
+        "min_players": room.engine.min_players,
+        "max_players": room.engine.max_players,
+        "seats": seats,
+        "spectators": spectators,
+        "match": match,
+    }

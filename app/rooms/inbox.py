@@ -1,0 +1,95 @@
+"""What arrives in a room's inbox, and the answers it owes once its frames have gone out."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from app.engines.base import JSON
+from app.rooms.audience import Viewer
+from app.rooms.frames import dumps
+from app.rooms.peer import Peer
+
+
+@dataclass(slots=True)
+class Action:
+    peer: Peer
+    client_id: str
+    action: Any
+    at: int
+
+
+@dataclass(slots=True)
+class Call:
+    fn: Callable[[], Awaitable[Any]]
+    done: asyncio.Future[Any]
+
+
+@dataclass(slots=True)
+class Admin:
+    peer: Peer
+    client_id: str
+    fn: Callable[[], Awaitable[Any]]
+
+
+@dataclass(slots=True)
+class Resync:
+    peer: Peer
+    reason: str
+
+
+Item = Action | Admin | Call | Resync
+
+
+def reject_text(client_id: str, code: str, message: str, detail: JSON | None = None) -> str:
+    reject: JSON = {"type": "reject", "id": client_id, "code": code, "message": message}
+    if detail is not None:
+        reject["detail"] = detail
+    return dumps(reject)
+
+
+class Answers:
+    """Answers owed for a turn's inputs, given once its frames have gone out (or its commit failed).
+
+    An ack names the number of the frame that carries the input's effect, so it
+    can only be sent after that frame; a duplicate's ack waits for the original's.
+    A ``Room.call`` result waits too: an input it queued could still be refused.
+    """
+
+    def __init__(self) -> None:
+        self._acks: list[tuple[Viewer, str, bool]] = []
+        self._results: list[tuple[asyncio.Future[Any], Any, bool]] = []
+
+    def ack(self, viewer: Viewer, client_id: str, duplicate: bool = False) -> None:
+        self._acks.append((viewer, client_id, duplicate))
+
+    def result(self, done: asyncio.Future[Any], value: Any, logged: bool) -> None:
+        """``logged``: the call queued a game input, so a failed commit turns it into a refusal."""
+        self._results.append((done, value, logged))
+
+    def refuse_logged(self, code: str, message: str, error: Exception) -> None:
+        """The commit failed: every input of the turn is refused; results of calls that queued one too."""
+        for viewer, client_id, _ in self._acks:
+            viewer.send(reject_text(client_id, code, message))
+        self._acks.clear()
+        kept = []
+        for done, value, logged in self._results:
+            if not logged:
+                kept.append((done, value, logged))
+            elif not done.done():
+                done.set_exception(error)
+        self._results = kept
+
+    def send(self) -> None:
+        for done, value, _ in self._results:
+            if not done.done():
+                done.set_result(value)
+        self._results.clear()
+        for viewer, client_id, duplicate in self._acks:
+            ack: JSON = {"type": "ack", "id": client_id, "seq": viewer.seq}
+            if duplicate:
+                ack.update(duplicate=True, code="DUPLICATE_ACTION")
+            viewer.send(dumps(ack))
+        self._acks.clear()

@@ -1,0 +1,104 @@
+"""The game a room runs: its state, the inputs applied since the last commit, and the ids already acted on.
+
+Every input reaches the engine through the one :func:`~app.engines.step.step`.
+An accepted input becomes the state at once (so the next input of the same
+turn builds on it) and is queued as an event; nobody sees it until the event
+log has committed it. If the commit fails, :meth:`Table.roll_back` returns to
+the committed state, which nobody has seen past either.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import orjson
+
+from app.db.store import EventRec, GameRec
+from app.engines.base import JSON, Engine, Move, Timing
+from app.engines.step import EndEarly, Input, Tick, step
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    """An input the engine accepted: its new state and the event that logs it."""
+
+    state: Any
+    event: EventRec
+
+
+@dataclass(slots=True)
+class Table:
+    rec: GameRec
+    engine: Engine[Any, Any]
+    state: Any
+    committed: Any
+    next_seq: int
+    applied: dict[tuple[int, str], int] = field(default_factory=dict)
+    """(seat, client action id) → event seq: retries are answered, never re-applied."""
+    pending: list[EventRec] = field(default_factory=list)
+    """Accepted inputs not committed yet, in order."""
+
+    def try_input(self, inp: Input, client_id: str | None) -> Accepted:
+        """The engine's answer to ``inp`` on the current state; raises its ``IllegalAction`` (or a bug).
+
+        Nothing changes here: :meth:`accept` takes the result.
+        """
+        new = step(self.engine, self.state, inp)
+        return Accepted(new, event_of(self.next_seq, inp, client_id))
+
+    def accept(self, accepted: Accepted, rulings: list[JSON]) -> EventRec:
+        event = accepted.event
+        if rulings:
+            _encodable(rulings)
+            event = replace(event, rulings=rulings)
+        self.state = accepted.state
+        if event.seat is not None and event.client_id is not None:
+            self.applied[(event.seat, event.client_id)] = event.seq
+        self.pending.append(event)
+        self.next_seq += 1
+        return event
+
+    def take_pending(self) -> list[EventRec]:
+        events, self.pending = self.pending, []
+        return events
+
+    def committed_now(self) -> None:
+        self.committed = self.state
+
+    def roll_back(self, events: list[EventRec]) -> None:
+        """The log refused ``events``: back to the committed state (nobody has seen past it)."""
+        self.state = self.committed
+        if events:
+            self.next_seq = events[0].seq
+        for ev in events:
+            if ev.seat is not None and ev.client_id is not None:
+                self.applied.pop((ev.seat, ev.client_id), None)
+
+
+def event_of(seq: int, inp: Input, client_id: str | None) -> EventRec:
+    """The event that logs ``inp``; raises if it holds anything the log cannot store."""
+    if isinstance(inp, Tick):
+        return EventRec(seq, "tick", None, None, inp.at)
+    if isinstance(inp, EndEarly):
+        return EventRec(seq, "end", None, None, inp.at)
+    action = dict(inp.action)
+    timing = None if inp.timing is None else inp.timing.to_json()
+    _encodable(action)
+    return EventRec(seq, "move", inp.seat, action, inp.at, inp.rtt, client_id, timing=timing)
+
+
+def input_of(event: EventRec) -> Input:
+    """The input a logged event records (the inverse of :func:`event_of`)."""
+    if event.kind == "tick":
+        return Tick(event.at)
+    if event.kind == "end":
+        return EndEarly(event.at)
+    assert event.seat is not None and event.action is not None
+    timing = Timing.from_json(event.timing) if event.timing else None
+    return Move(seat=event.seat, action=event.action, at=event.at, rtt=event.rtt, timing=timing)
+
+
+def _encodable(value: Any) -> None:
+    # Fails here, on this one input, rather than in the group commit that also carries other rooms' inputs.
+    orjson.dumps(value)
