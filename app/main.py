@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import logging
+import re
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api import games, health, players, rooms, testing
 from app.config import Settings
@@ -22,6 +26,7 @@ from app.rooms.errors import RoomError
 from app.rooms.manager import RoomManager
 from app.security import TokenSigner
 from app.services import Services
+from app.validation import forbidden_char
 
 log = logging.getLogger("bordet")
 
@@ -65,12 +70,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_: Request, exc: RequestValidationError) -> JSONResponse:
-        first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
+        detail = validation_detail(exc.errors())
+        first = detail[0] if detail else {"loc": [], "msg": "invalid request"}
         where = ".".join(str(p) for p in first["loc"])
         return JSONResponse(
-            {"code": "BAD_REQUEST", "message": f"{where}: {first['msg']}", "detail": exc.errors()},
+            {"code": "BAD_REQUEST", "message": f"{where}: {first['msg']}", "detail": detail},
             status_code=422,
         )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        # FastAPI answers a body it cannot decode (not UTF-8, numbers beyond Python's limits)
+        # with a bare 400; give it the API's coded shape. Other statuses (404 for an unknown
+        # path, 405...) keep FastAPI's default answer.
+        if exc.status_code == 400:
+            return JSONResponse(
+                {"code": "BAD_REQUEST", "message": "The request body could not be read as UTF-8 JSON."},
+                status_code=400,
+            )
+        return await http_exception_handler(request, exc)
 
     app.include_router(players.router)
     app.include_router(games.router)
@@ -92,6 +110,37 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), name="static")
     return app
+
+
+MAX_ERRORS = 10
+"""Validation errors listed in a 422 (a body can hold any number of mistakes)."""
+MAX_MESSAGE = 200
+_SAFE_LOC = re.compile(r"[A-Za-z0-9_]{1,40}")
+
+
+def _safe_text(text: str, limit: int = MAX_MESSAGE) -> str:
+    """``text`` cut to ``limit`` characters, without characters that cannot be encoded or shown."""
+    text = text[:limit]
+    if forbidden_char(text) is None:
+        return text
+    return "".join("?" if forbidden_char(ch) else ch for ch in text)
+
+
+def validation_detail(errors: Sequence[Any]) -> list[dict[str, Any]]:
+    """pydantic's errors without what the client sent: no ``input``, no ``ctx`` (which can quote it),
+    locations reduced to field names and indexes (a dict key from the body shows as ``?``), at most
+    :data:`MAX_ERRORS` of them, each message cut to :data:`MAX_MESSAGE` characters. The result can
+    always be encoded, whatever the body held (a lone surrogate makes ``exc.errors()`` unencodable)."""
+    out = []
+    for error in errors[:MAX_ERRORS]:
+        loc = [
+            p if isinstance(p, int) or (isinstance(p, str) and _SAFE_LOC.fullmatch(p)) else "?"
+            for p in error.get("loc", ())
+        ]
+        out.append(
+            {"loc": loc, "msg": _safe_text(str(error.get("msg", ""))), "type": str(error.get("type", ""))}
+        )
+    return out
 
 
 app = create_app()

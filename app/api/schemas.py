@@ -4,14 +4,49 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, WithJsonSchema
+from pydantic_core import PydanticCustomError
+
+from app.validation import NAME_MAX, OPTIONS, PREFS, BoundsError, JsonBounds, check_json, clean_name
 
 
 class _In(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-DisplayName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+def _name(value: str) -> str:
+    try:
+        return clean_name(value)
+    except ValueError as exc:
+        # A custom error: the 422 then reads "body.name: a name may not contain U+0000 (...)",
+        # without pydantic's "Value error, " prefix, and its detail type is "bad_name".
+        raise PydanticCustomError("bad_name", str(exc)) from None
+
+
+DisplayName = Annotated[
+    str,
+    AfterValidator(_name),
+    WithJsonSchema({"type": "string", "minLength": 1, "maxLength": NAME_MAX}),
+]
+"""A player's display name: no control, format or bidi characters; 1 to 40 characters once trimmed."""
+
+
+def _bounded(bounds: JsonBounds, kind: str) -> AfterValidator:
+    def check(value: dict[str, Any]) -> dict[str, Any]:
+        try:
+            check_json(value, bounds)
+        except BoundsError as exc:
+            raise PydanticCustomError(f"bad_{kind}", str(exc)) from None
+        return value
+
+    return AfterValidator(check)
+
+
+Prefs = Annotated[dict[str, Any], _bounded(PREFS, "prefs")]
+"""Seat prefs, bounded (app.validation.PREFS); the room checks them against the game's own schema."""
+Options = Annotated[dict[str, Any], _bounded(OPTIONS, "options")]
+"""Table options, bounded in size (app.validation.OPTIONS); the game's options model checks the rest."""
+PlayerId = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern="^[0-9A-Za-z_-]+$")]
 
 
 class PlayerCreate(_In):
@@ -37,12 +72,12 @@ class GameInfo(BaseModel):
 
 class RoomCreate(_In):
     game: str = Field(description="A game id from `GET /api/games`.")
-    options: dict[str, Any] = Field(default_factory=dict)
+    options: Options = Field(default_factory=dict)
     public: bool = True
 
 
 class RoomUpdate(_In):
-    options: dict[str, Any] | None = Field(
+    options: Options | None = Field(
         default=None, description="Options to change; the others keep their current values."
     )
     public: bool | None = None
@@ -50,8 +85,10 @@ class RoomUpdate(_In):
 
 class SeatRequest(_In):
     seat: int | None = Field(default=None, description="A seat number; omitted = the first free seat.")
-    prefs: dict[str, Any] = Field(
-        default_factory=dict, description='Per-seat choices, e.g. `{"colour": "G"}`.'
+    prefs: Prefs = Field(
+        default_factory=dict,
+        description='Per-seat choices, e.g. `{"colour": "G"}`: at most 8 keys of a-z and _ (1 to 32 '
+        "characters), each null, true/false, a string of up to 64 characters or an integer.",
     )
 
 
@@ -60,7 +97,7 @@ class BotRequest(_In):
 
 
 class TeamsRequest(_In):
-    teams: list[list[str]] = Field(
+    teams: list[Annotated[list[PlayerId], Field(max_length=8)]] = Field(
         description="Player ids per team, e.g. two teams of two for Leekha 2 vs 2; "
         "teammates are then seated opposite each other.",
         max_length=8,

@@ -52,6 +52,10 @@ class Connection:
         self._now = now
         self._written: deque[tuple[int, int]] = deque(maxlen=_WRITTEN)
         self._queue: asyncio.Queue[object] = asyncio.Queue(maxsize=queue_size)
+        self._half = max(1, queue_size // 2)
+        self._below_half = asyncio.Event()
+        """Set while the queue is less than half full (or the connection is gone): see drained()."""
+        self._below_half.set()
         self._writer: asyncio.Task[None] | None = None
         self._close: tuple[int, str] | None = None
         self.closed = asyncio.Event()
@@ -78,6 +82,22 @@ class Connection:
     def start(self) -> None:
         self._writer = asyncio.create_task(self._write_loop())
 
+    async def drained(self) -> None:
+        """Return once the send queue is less than half full, or the connection has closed.
+
+        The reader awaits this between frames: answers it queues itself (rejects, pongs) then
+        never crowd out the room's frames, and a client that sends faster than it reads is slowed
+        down instead of losing answers to an overflow. Half the queue stays free for the room.
+        """
+        if self._queue.qsize() < self._half or self.closed.is_set():
+            return
+        self._below_half.clear()
+        await self._below_half.wait()
+
+    def _note_room(self) -> None:
+        if self._queue.qsize() < self._half:
+            self._below_half.set()
+
     def send(self, text: str, seq: int | None = None) -> bool:
         """Queue a frame; False when the queue was full and has been emptied (this frame included)."""
         if self._close is not None:
@@ -87,6 +107,7 @@ class Connection:
         except asyncio.QueueFull:
             while not self._queue.empty():
                 self._queue.get_nowait()
+            self._below_half.set()
             return False
         return True
 
@@ -122,6 +143,7 @@ class Connection:
         try:
             while True:
                 item = await self._queue.get()
+                self._note_room()
                 if item is _CLOSE:
                     break
                 if isinstance(item, _Ping):
@@ -147,6 +169,7 @@ class Connection:
                 with contextlib.suppress(Exception):
                     await self.ws.close(code=code, reason=reason)
             self.closed.set()
+            self._below_half.set()
 
     async def stop(self) -> None:
         if self._writer is not None and not self._writer.done():
@@ -154,3 +177,4 @@ class Connection:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._writer
         self.closed.set()
+        self._below_half.set()

@@ -19,19 +19,35 @@ from pydantic import ValidationError
 from app.realtime.connection import Connection
 from app.realtime.messages import Action, Admin, Code, Hello, Ping, Pong, Resync, client_message
 from app.realtime.ratelimit import TokenBucket
+from app.rooms.errors import RoomError
 from app.rooms.room import Room
 from app.services import Services
+from app.validation import ACTION, BoundsError, check_json, forbidden_char
 
 router = APIRouter()
 
 
 class _Refused(Exception):
-    def __init__(self, code: Code, message: str, close: int | None = None) -> None:
-        self.code, self.message, self.close_code = code, message, close
+    """A frame refused with a protocol code: answered by a ``reject`` when it names a usable ``id``
+    (an action or admin frame), else by an ``error``; ``close`` ends the connection afterwards."""
+
+    def __init__(self, code: Code, message: str, close: int | None = None, id: str | None = None) -> None:
+        self.code, self.message, self.close_code, self.id = code, message, close, id
+
+
+def _usable_id(raw: dict[str, Any]) -> str | None:
+    """The frame's ``id`` if an answer may carry it back (the same rule as the models' ids)."""
+    if raw.get("type") not in ("action", "admin"):
+        return None
+    frame_id = raw.get("id")
+    if isinstance(frame_id, str) and 1 <= len(frame_id) <= 64 and forbidden_char(frame_id) is None:
+        return frame_id
+    return None
 
 
 def _parse(text: str, limit: int) -> Any:
-    """Parse one client frame; raises _Refused with the protocol's code."""
+    """Parse one client frame; raises _Refused with the protocol's code (and the frame's id, so
+    that a bad action or admin frame still gets the one answer its id was promised)."""
     if len(text) > limit // 4 and len(text.encode()) > limit:
         raise _Refused(Code.TOO_LARGE, f"Frames are limited to {limit // 1024} KiB.")
     try:
@@ -42,12 +58,25 @@ def _parse(text: str, limit: int) -> Any:
         raise _Refused(Code.BAD_MESSAGE, "A message is a JSON object with a string 'type'.")
     if raw["type"] not in {"hello", "action", "admin", "resync", "ping", "pong"}:
         raise _Refused(Code.UNKNOWN_TYPE, f"Unknown message type {raw['type']!r}.")
+    frame_id = _usable_id(raw)
+    if frame_id is not None and raw["type"] == "action" and not isinstance(raw.get("action"), dict):
+        raise _Refused(Code.BAD_ACTION, "The action must be a JSON object.", id=frame_id)
     try:
-        return client_message.validate_python(raw)
+        msg = client_message.validate_python(raw)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"][1:]) or "message"
-        raise _Refused(Code.BAD_MESSAGE, f"Bad field '{where}': {first['msg']}.") from None
+        first = exc.errors(include_input=False, include_url=False)[0]
+        # Only the model's own field names: a key the client made up is not echoed.
+        where = ".".join(str(p) for p in first["loc"][1:] if isinstance(p, int) or str(p).isidentifier())
+        raise _Refused(
+            Code.BAD_MESSAGE, f"Bad field '{where or 'message'}': {first['msg']}.", id=frame_id
+        ) from None
+    if isinstance(msg, Action):
+        # Every accepted action can be stored in the event log and shown to the others.
+        try:
+            check_json(msg.action, ACTION)
+        except BoundsError as exc:
+            raise _Refused(Code.BAD_ACTION, f"Bad action: {exc}.", id=msg.id) from None
+    return msg
 
 
 async def _receive_text(ws: WebSocket) -> str:
@@ -68,11 +97,10 @@ async def _authenticate(ws: WebSocket, services: Services, code: str) -> tuple[R
     try:
         async with asyncio.timeout(settings.hello_timeout_s):
             text = await _receive_text(ws)
+        msg = _parse(text, settings.max_frame_bytes)
     except TimeoutError:
         raise _Refused(Code.AUTH_REQUIRED, "Send a hello with your token first.", 4001) from None
-    try:
-        msg = _parse(text, settings.max_frame_bytes)
-    except _Refused as exc:
+    except _Refused as exc:  # a binary or malformed first frame is not a hello either
         raise _Refused(
             Code.AUTH_REQUIRED, f"Send a hello with your token first ({exc.message})", 4001
         ) from None
@@ -122,7 +150,12 @@ async def room_socket(ws: WebSocket, code: str) -> None:
             },
         )
 
-    await room.call(join)
+    try:
+        await room.call(join)
+    except RoomError as exc:  # the room could not take the connection (e.g. its database write failed)
+        conn.close(1011, exc.code, exc.message)
+        await conn.closed.wait()
+        return
     pinger = asyncio.create_task(_ping_loop(conn, settings.ping_interval_s))
     # Actions and resyncs have buckets of their own, so an action flood never blocks a resync.
     actions = TokenBucket(settings.rate_per_s, settings.rate_burst, time.monotonic())
@@ -146,58 +179,80 @@ async def _read_loop(
             received = room.now()  # before parsing: the arrival time of actions and pongs alike
             msg = _parse(text, limit)
         except _Refused as exc:
-            _tell(room, conn, {"type": "error", "code": exc.code, "message": exc.message})
-            continue
-        if isinstance(msg, Pong):
-            _measure(conn, msg, received)
-            continue
-        if isinstance(msg, Ping):
-            t1 = room.now()
-            _tell(room, conn, {"type": "pong", "id": msg.id, "t0": msg.t0, "t1": t1, "t2": room.now()})
-            continue
-        bucket = resyncs if isinstance(msg, Resync) else actions
-        if not bucket.take(time.monotonic()):
-            if isinstance(msg, Action | Admin):
-                _tell(
-                    room,
-                    conn,
-                    {
-                        "type": "reject",
-                        "id": msg.id,
-                        "code": Code.RATE_LIMITED,
-                        "message": "Too many messages; slow down.",
-                    },
-                )
+            if exc.id is not None:
+                _tell(room, conn, {"type": "reject", "id": exc.id, "code": exc.code, "message": exc.message})
             else:
-                _tell(
-                    room,
-                    conn,
-                    {"type": "error", "code": Code.RATE_LIMITED, "message": "Too many messages; slow down."},
-                )
+                _tell(room, conn, {"type": "error", "code": exc.code, "message": exc.message})
+            await _pause(conn)
             continue
-        if isinstance(msg, Action):
-            member = room.members.get(conn.player_id)
-            if msg.seat is not None and (member is None or member.seat != msg.seat):
-                _tell(
-                    room,
-                    conn,
-                    {
-                        "type": "reject",
-                        "id": msg.id,
-                        "code": Code.NOT_YOUR_SEAT,
-                        "message": "You can only act for your own seat.",
-                    },
-                )
-                continue
-            room.post_action(conn, msg.id, msg.action, received)
-        elif isinstance(msg, Admin):
-            _admin(room, conn, msg)
-        elif isinstance(msg, Resync):
-            room.request_snapshot(conn)
-        elif isinstance(msg, Hello):
+        _handle(msg, conn, room, actions, resyncs, received)
+        await _pause(conn)
+
+
+async def _pause(conn: Connection) -> None:
+    """Let the connection's writer run between two frames, and wait while its queue is half full.
+
+    A burst of frames already buffered is read without the reader ever suspending; every frame's
+    answer (a reject, a pong) goes on the send queue, and without the writer getting a turn in
+    between a burst of 200 would overflow it and lose answers. Waiting for the writer also pushes
+    back on a client that sends faster than it reads: its frames wait in the network, not here.
+    """
+    await asyncio.sleep(0)
+    await conn.drained()
+
+
+def _handle(
+    msg: Any, conn: Connection, room: Room, actions: TokenBucket, resyncs: TokenBucket, received: int
+) -> None:
+    """Answer or forward one valid client message."""
+    if isinstance(msg, Pong):
+        _measure(conn, msg, received)
+        return
+    if isinstance(msg, Ping):
+        t1 = room.now()
+        _tell(room, conn, {"type": "pong", "id": msg.id, "t0": msg.t0, "t1": t1, "t2": room.now()})
+        return
+    bucket = resyncs if isinstance(msg, Resync) else actions
+    if not bucket.take(time.monotonic()):
+        if isinstance(msg, Action | Admin):
             _tell(
-                room, conn, {"type": "error", "code": Code.BAD_MESSAGE, "message": "Already authenticated."}
+                room,
+                conn,
+                {
+                    "type": "reject",
+                    "id": msg.id,
+                    "code": Code.RATE_LIMITED,
+                    "message": "Too many messages; slow down.",
+                },
             )
+        else:
+            _tell(
+                room,
+                conn,
+                {"type": "error", "code": Code.RATE_LIMITED, "message": "Too many messages; slow down."},
+            )
+        return
+    if isinstance(msg, Action):
+        member = room.members.get(conn.player_id)
+        if msg.seat is not None and (member is None or member.seat != msg.seat):
+            _tell(
+                room,
+                conn,
+                {
+                    "type": "reject",
+                    "id": msg.id,
+                    "code": Code.NOT_YOUR_SEAT,
+                    "message": "You can only act for your own seat.",
+                },
+            )
+            return
+        room.post_action(conn, msg.id, msg.action, received)
+    elif isinstance(msg, Admin):
+        _admin(room, conn, msg)
+    elif isinstance(msg, Resync):
+        room.request_snapshot(conn)
+    elif isinstance(msg, Hello):
+        _tell(room, conn, {"type": "error", "code": Code.BAD_MESSAGE, "message": "Already authenticated."})
 
 
 def _admin(room: Room, conn: Connection, msg: Admin) -> None:

@@ -14,7 +14,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
+
+from app.validation import ACTION, MAX_SAFE_INT, forbidden_char
 
 
 class _Msg(BaseModel):
@@ -22,6 +24,21 @@ class _Msg(BaseModel):
 
 
 # --- client → server -------------------------------------------------------
+
+
+def _plain(value: str) -> str:
+    # Ids are echoed in answers and stored in the event log (PostgreSQL refuses NUL).
+    bad = forbidden_char(value)
+    if bad is not None:
+        raise ValueError(f"may not contain {bad}")
+    return value
+
+
+PlayerRef = Annotated[str, Field(min_length=1, max_length=64, pattern="^[0-9A-Za-z_-]+$")]
+"""A player id as a client names it (ids are hex; anything else is no player of ours)."""
+
+ClientId = Annotated[str, Field(min_length=1, max_length=64), AfterValidator(_plain)]
+"""An action or admin id: 1 to 64 characters of plain text (no control or format characters)."""
 
 
 class Hello(_Msg):
@@ -35,12 +52,16 @@ class Action(_Msg):
     """A game action for the sender's own seat. Answered by `ack` or `reject` with the same `id`."""
 
     type: Literal["action"]
-    id: str = Field(
-        min_length=1,
-        max_length=64,
-        description="Client-chosen id; a retry with the same id is applied at most once.",
+    id: ClientId = Field(
+        description="Client-chosen id (1-64 chars, no control characters); a retry with the same id is "
+        "applied at most once.",
     )
-    action: dict[str, Any] = Field(description='The game action, e.g. `{"type": "slap", "flip": 7}`.')
+    action: dict[str, Any] = Field(
+        description='The game action, e.g. `{"type": "slap", "flip": 7}`. An object, bounded: at most '
+        f"{ACTION.max_keys} keys per object, nested at most {ACTION.max_depth} deep, lists of at most "
+        f"{ACTION.max_items} items, strings of at most {ACTION.max_str} characters, integers within "
+        f"±{MAX_SAFE_INT}, finite numbers; otherwise a `reject` `BAD_ACTION`."
+    )
     seat: int | None = Field(default=None, description="Optional; if given it must be the sender's own seat.")
 
 
@@ -83,7 +104,9 @@ class Admin(_Msg):
     """
 
     type: Literal["admin"]
-    id: str = Field(min_length=1, max_length=64, description="Client-chosen id, echoed in the answer.")
+    id: ClientId = Field(
+        description="Client-chosen id (1-64 chars, no control characters), echoed in the answer."
+    )
     command: Literal["seat_bot", "assign_teams", "end_match"] = Field(
         description="seat_bot: a bot in an empty chair (`seat`, optional), before the start; "
         "assign_teams: the teams before the match (`teams`, as `PUT /api/rooms/{code}/teams`), "
@@ -92,7 +115,7 @@ class Admin(_Msg):
     seat: int | None = Field(
         default=None, description="seat_bot: the empty seat (omitted: the first free one)."
     )
-    teams: list[list[str]] | None = Field(
+    teams: list[Annotated[list[PlayerRef], Field(max_length=8)]] | None = Field(
         default=None, max_length=8, description="assign_teams: player ids per team, e.g. `[[a, c], [b, d]]`."
     )
 
@@ -213,6 +236,7 @@ class Code(StrEnum):
 
     BAD_JSON = "BAD_JSON"
     BAD_MESSAGE = "BAD_MESSAGE"
+    BAD_ACTION = "BAD_ACTION"
     UNKNOWN_TYPE = "UNKNOWN_TYPE"
     TOO_LARGE = "TOO_LARGE"
     BINARY_FRAME = "BINARY_FRAME"
@@ -233,11 +257,17 @@ class Code(StrEnum):
 
 CODE_DOCS: dict[Code, str] = {
     Code.BAD_JSON: "The frame is not valid JSON (error; connection stays open).",
-    Code.BAD_MESSAGE: "Valid JSON but fields are missing or of the wrong type (error).",
+    Code.BAD_MESSAGE: "Valid JSON but fields are missing or of the wrong type: a `reject` when the frame is "
+    "an `action` or `admin` with a usable string `id`, else an `error`.",
+    Code.BAD_ACTION: "The `action` of an `action` frame is not a JSON object or is out of bounds (too many "
+    "keys, too deep, a list, string or integer too large, a number that is not finite, a control "
+    "character); a `reject` with the frame's `id`. Games use this code too for actions their rules "
+    "cannot read.",
     Code.UNKNOWN_TYPE: "The message `type` is not one of the client messages (error).",
     Code.TOO_LARGE: "The frame is over 64 KiB (error; connection stays open).",
-    Code.BINARY_FRAME: "Binary frames are not part of the protocol (error).",
-    Code.AUTH_REQUIRED: "The first message was not `hello` (error, then close 4001).",
+    Code.BINARY_FRAME: "Binary frames are not part of the protocol (error; connection stays open).",
+    Code.AUTH_REQUIRED: "The first frame was not a `hello` (any other message, a binary or malformed frame) "
+    "or came too late (error, then close 4001).",
     Code.BAD_TOKEN: "The token is missing, malformed or not signed by this server (error, then close 4001).",
     Code.UNKNOWN_ROOM: "No room has this code (error, then close 4004).",
     Code.NOT_SEATED: "Spectators cannot act; take a seat first (reject).",

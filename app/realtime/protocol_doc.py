@@ -59,11 +59,12 @@ from app.realtime.messages import (
 from app.rooms.clock import ManualClock
 from app.rooms.diff import diff
 from app.rooms.errors import RoomError
-from app.rooms.replay import seat_setups
 from app.rooms.lobby import Member, validate_options
+from app.rooms.replay import seat_setups
 from app.rooms.room import Room
 from app.rooms.table import Table
 from app.security import TokenSigner
+from app.validation import ACTION, MAX_SAFE_INT, NAME_MAX, OPTIONS, PREFS
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC_PATH = ROOT / "docs" / "protocol.md"
@@ -554,8 +555,9 @@ def _lifecycle(settings: Settings, ex: Examples) -> str:
 2. **Connect** to `ws(s)://<host>/ws/rooms/{{code}}` (one socket per room). The URL carries no
    credentials: the token is **never** put in the URL, where logs and proxies would keep it.
 3. **Say hello.** The first frame must be `hello` with the token, within {settings.hello_timeout_s:g} s.
-   Anything else (or nothing) gets an `error` with `AUTH_REQUIRED` and close code 4001; a bad token
-   gets `BAD_TOKEN` (4001) and an unknown room `UNKNOWN_ROOM` (4004).
+   Anything else (another message, a binary or malformed frame, or nothing) gets an `error` with
+   `AUTH_REQUIRED` and close code 4001; a bad token gets `BAD_TOKEN` (4001) and an unknown room
+   `UNKNOWN_ROOM` (4004).
 4. **Welcome, then snapshot.** The server answers `welcome` (who you are, your role and seat, the room
    clock), then a `snapshot` (`reason: "join"`) with the full view for this connection. A player who
    is not a member yet joins as a spectator; seats are taken over HTTP.
@@ -634,22 +636,83 @@ All server times are **room-clock** milliseconds (integers), the clock every dea
 ### Limits
 
 * Frames are JSON text: at most {kib} KiB (`TOO_LARGE`, the connection stays open); binary frames get
-  `BINARY_FRAME`. Frames far above the limit are cut off by the WebSocket layer itself (close 1009 at
-  1 MiB).
+  `BINARY_FRAME` (before the `hello`: `AUTH_REQUIRED` and close 4001). Frames far above the limit are
+  cut off by the WebSocket layer itself (close 1009 at 1 MiB).
+* A frame that is not a valid message gets one answer. An `action` or `admin` frame with a usable `id`
+  (a string of 1-64 characters without control characters) gets a `reject` with that `id`: code
+  `BAD_ACTION` when its `action` is not an object or is out of the bounds below, else `BAD_MESSAGE`.
+  Any other bad frame gets an `error` (`BAD_JSON`, `BAD_MESSAGE`, `UNKNOWN_TYPE`), with no `id`.
 * Rate limits are token buckets per connection: `action` frames {settings.rate_per_s:g}/s with
   bursts of {settings.rate_burst} (over the limit: `reject` with `RATE_LIMITED`), `resync` frames
   {settings.resync_per_s:g}/s with bursts of {settings.resync_burst} (`error` with `RATE_LIMITED`).
   Pings, pongs and invalid frames are not counted. A dropped frame changes nothing; the connection
-  stays open.
+  stays open. Frames are read one at a time, and the server stops reading while this connection's
+  send queue is half full: a burst is slowed down instead of overflowing the queue with its answers.
 * Every connection has a bounded send queue of {settings.send_queue_frames} frames. The server never waits
-  for a slow client: when the queue overflows, its backlog is dropped and the client gets one
-  `snapshot` with `reason: "reset"` instead (so `seq` jumps forward; that is not a gap to resync for).
-  The dropped backlog may hold acks, rejects and pings too, and when the frame that did not fit is not
-  a state frame itself (an ack, say), no reset snapshot follows: the next `patch` then shows a `seq`
-  gap. So resync on a gap, and resend (with the same `id`) an action that got no answer.
-  A connection that keeps overflowing is closed: once it has overflowed more than three times, the
-  next overflow of a state frame ends it with an `error` `TOO_SLOW` and close code 4008.
+  for a slow client: when a frame does not fit, the whole queue is emptied (state frames, acks, rejects,
+  pongs alike; the frame that did not fit is dropped too) and at the room's next turn the client gets
+  one `snapshot` with `reason: "reset"` that replaces its view (its `seq` jumps forward). Frames queued
+  after the drop but before that turn (the rest of the same turn, say) still go out first, so a `seq`
+  gap may show before the reset snapshot arrives; resyncing on it is harmless (the view is replaced
+  either way). Dropped acks and rejects are not sent again: resend (with the same `id`) an action that
+  got no answer. A server `ping` that does not fit is skipped and does not count as an overflow.
+  A connection that keeps overflowing is closed: the first three overflows each get a reset snapshot,
+  the fourth ends the connection with an `error` `TOO_SLOW` and close code 4008.
+
+### Bounds on what clients send
+
+Checked where the input arrives, before any room sees it (the game then checks what it means, e.g.
+that a Slap `colour` is one of Y, G, P, B). A string may never hold a control character (Unicode
+category Cc, NUL included), an invisible format character (category Cf: U+200B..U+200F, U+FEFF, ...),
+a bidirectional control (U+202A..U+202E, U+2066..U+2069, U+061C), U+2028/U+2029 or a lone surrogate.
+Integers must lie within ±{MAX_SAFE_INT} (2^53 - 1, exact in every JSON reader).
+
+{_bounds_table()}
+
+Over HTTP a refusal is a 422 with code `BAD_REQUEST`, a `message` naming the place and the rule
+(`body.prefs: colour: strings are at most {PREFS.max_str} characters`) and a `detail` list of at most
+10 `{{loc, msg, type}}` (`type` is `bad_name`, `bad_prefs` or `bad_options` for the rules here; a
+message never quotes what was sent: a character is named by its code point, e.g. `U+202E`). A body
+that is not UTF-8 gets a 400 `BAD_REQUEST`. On the socket an action out of bounds gets a `reject`
+`BAD_ACTION`.
 """
+
+
+def _bounds_table() -> str:
+    def lists(items: int) -> str:
+        return f"at most {items} items" if items else "none"
+
+    rows = [
+        (
+            "Display name (`POST /api/players`)",
+            f"1 to {NAME_MAX} characters once trimmed (spaces at the ends are removed)",
+            "-",
+            "-",
+        ),
+        (
+            "Seat prefs (`POST /api/rooms/{code}/seats`)",
+            f"at most {PREFS.max_keys} keys of a-z and _ (1 to {PREFS.max_key} characters); each value "
+            f"null, true, false, a string of at most {PREFS.max_str} characters or an integer",
+            "flat",
+            lists(PREFS.max_items),
+        ),
+        (
+            "Table options (`POST /api/rooms`, `PATCH /api/rooms/{code}`)",
+            f"at most {OPTIONS.max_keys} keys (1 to {OPTIONS.max_key} characters) per object, strings of "
+            f"at most {OPTIONS.max_str} characters, finite numbers, {OPTIONS.max_nodes} values in all",
+            f"{OPTIONS.max_depth}",
+            lists(OPTIONS.max_items),
+        ),
+        (
+            "The `action` of an `action` frame",
+            f"at most {ACTION.max_keys} keys (1 to {ACTION.max_key} characters) per object, strings of "
+            f"at most {ACTION.max_str} characters, finite numbers, {ACTION.max_nodes} values in all",
+            f"{ACTION.max_depth}",
+            lists(ACTION.max_items),
+        ),
+        ("Action and admin `id`", "1 to 64 characters", "-", "-"),
+    ]
+    return _table(["What", "Bounds", "Nesting", "Lists"], rows)
 
 
 def _codes_section() -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -166,3 +167,94 @@ async def test_http_calls_with_a_bad_token_get_401(server: ServerProcess, api: A
     assert r.status_code == 401 and r.json()["code"] == "BAD_TOKEN"
     r = await api.call("POST", "/api/rooms", None, json={"game": "slap"})
     assert r.status_code == 401 and r.json()["code"] == "AUTH_REQUIRED"
+
+
+async def test_an_action_that_is_not_an_object_is_rejected_with_bad_action(
+    server: ServerProcess, api: Api
+) -> None:
+    _, a, _ = await table(api, server)
+    before = await a.check_in_sync()
+    for i, action in enumerate(["nu", 7, None, ["nu"]]):
+        await a.send({"type": "action", "id": f"n{i}", "action": action})
+        reply = await a.reply(f"n{i}")
+        assert reply["type"] == "reject" and reply["code"] == "BAD_ACTION", reply
+    await assert_unchanged_and_usable(a, before)
+
+
+async def test_a_bad_field_in_a_frame_with_a_usable_id_is_rejected_with_that_id(
+    server: ServerProcess, api: Api
+) -> None:
+    _, a, _ = await table(api, server)
+    await a.send({"type": "action", "id": "s1", "action": {"type": "nu"}, "seat": "zero"})
+    await a.send({"type": "admin", "id": "h1", "command": "dance"})
+    await a.send({"type": "action", "id": "x1", "action": {"type": "nu"}, "extra": 1})
+    for frame_id in ("s1", "h1", "x1"):
+        reply = await a.reply(frame_id)
+        assert reply["type"] == "reject" and reply["code"] == "BAD_MESSAGE", reply
+    assert a.errors == []
+
+
+async def test_an_unusable_id_gets_an_error_without_an_id(server: ServerProcess, api: Api) -> None:
+    """An id an answer could not carry back (a control character, too long) is no id at all."""
+    _, a, _ = await table(api, server)
+    for frame_id in ("a\x00", "x" * 65, ""):
+        await a.send({"type": "action", "id": frame_id, "action": {"type": "nu"}})
+        error = await a.next_error()
+        assert error["code"] == "BAD_MESSAGE" and "id" in error["message"], error
+    assert a.replies == {}
+
+
+BAD_ACTIONS: dict[str, dict[str, Any]] = {
+    "more-than-32-keys": {"type": "nu", **{f"k{i}": i for i in range(32)}},
+    "deeper-than-4": {"type": "nu", "a": [[[[1]]]]},
+    "list-over-128": {"type": "nu", "cards": ["Y01"] * 129},
+    "string-over-200": {"type": "nu", "note": "n" * 201},
+    "integer-beyond-2**53": {"type": "slap", "flip": 2**53},
+    "integer-beyond-64-bits": {"type": "slap", "flip": -(2**64)},
+    "control-character": {"type": "nu\x00"},
+    "bidi-override-in-a-key": {"type": "nu", "\u202ekey": 1},
+}
+
+
+@pytest.mark.parametrize("action", BAD_ACTIONS.values(), ids=BAD_ACTIONS.keys())
+async def test_an_action_out_of_bounds_is_rejected_with_bad_action(
+    server: ServerProcess, api: Api, action: dict[str, Any]
+) -> None:
+    _, a, _ = await table(api, server)
+    before = await a.check_in_sync()
+    reply = await a.act(action, action_id="big")
+    assert reply["type"] == "reject" and reply["code"] == "BAD_ACTION", reply
+    assert "\x00" not in reply["message"] and "\u202e" not in reply["message"]
+    await assert_unchanged_and_usable(a, before)
+
+
+async def test_a_binary_frame_before_hello_is_refused_with_auth_required(
+    server: ServerProcess, api: Api
+) -> None:
+    code, _, _ = await table(api, server)
+    anon = Client(server.ws, code, "")
+    await anon.open(hello=False)
+    await anon.send(b"\x00hello")
+    assert (await anon.recv())["code"] == "AUTH_REQUIRED"
+    with pytest.raises(ConnectionClosed):
+        await anon.recv()
+    assert anon.closed is not None and anon.closed[0] == 4001
+
+
+async def test_a_burst_of_200_actions_gets_one_answer_each(strict_server: ServerProcess) -> None:
+    """The production rate limits: the first 40 reach the room, the rest are RATE_LIMITED; all 200
+    frames leave the client before it reads anything, and none of the answers is lost."""
+    api = Api(strict_server.http)
+    try:
+        _, a, _ = await table(api, strict_server)
+        ids = [f"b{i}" for i in range(200)]
+        for i in ids:
+            await a.send({"type": "action", "id": i, "action": {"type": "nu"}})
+        replies = [await a.reply(i) for i in ids]
+        answered = Counter(msg["id"] for msg in map(json.loads, a.frames) if msg["type"] in ("ack", "reject"))
+        assert all(answered[i] == 1 for i in ids), answered
+        codes = Counter(r.get("code") or r["type"] for r in replies)
+        assert codes["ack"] == 1 and codes["RATE_LIMITED"] >= 100, codes
+        assert not any('"reason":"reset"' in f for f in a.frames)
+    finally:
+        await api.aclose()
