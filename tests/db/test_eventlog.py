@@ -148,10 +148,10 @@ async def test_database_error_fails_the_batch_and_the_log_keeps_running(
     real_insert = event_log._insert
     failures = [OperationalError("INSERT", {}, Exception("database went away"))]
 
-    async def flaky_insert(appends: Any) -> None:
+    async def flaky_insert(appends: Any, clocks: Any = None) -> None:
         if failures:
             raise failures.pop()
-        await real_insert(appends)
+        await real_insert(appends, clocks)
 
     monkeypatch.setattr(event_log, "_insert", flaky_insert)
     results = await asyncio.gather(
