@@ -4,7 +4,7 @@ Alembic owns every schema change (``migrations/``); these models are the target
 that ``alembic revision --autogenerate`` and the schema test compare against, so a
 change here needs a matching migration.
 
-Times the room clock produces (``games.started_at``, ``game_events.at``) are
+Times the room clock produces (``games.started_at``, ``games.clock_at``, ``game_events.at``) are
 integer milliseconds (``BigInteger``); wall-clock timestamps are timezone-aware.
 """
 
@@ -117,6 +117,9 @@ class Game(Base):
     started_at: Mapped[int] = mapped_column(BigInteger)  # room-clock ms
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # The latest room-clock ms known durable for this game: a restart resumes the clock here,
+    # not at the last logged input (an idle turn must not get its idle time back). Only raised.
+    clock_at: Mapped[int | None] = mapped_column(BigInteger)
 
 
 class GameEvent(Base):
@@ -137,6 +140,11 @@ class GameEvent(Base):
     at: Mapped[int] = mapped_column(BigInteger)  # room-clock ms
     rtt: Mapped[int | None] = mapped_column(Integer)
     client_id: Mapped[str | None] = mapped_column(String(64))
+    # What the server, not the client, recorded about the input: kept out of ``action`` so the
+    # action is exactly what the player sent. ``timing``: the race timing of a move (an object);
+    # ``rulings``: the race rulings the input produced (a list of objects, audit only).
+    timing: Mapped[dict[str, Any] | None] = mapped_column(NullableJSON, nullable=True)
+    rulings: Mapped[list[dict[str, Any]] | None] = mapped_column(NullableJSON, nullable=True)
 
 
 __all__ = [

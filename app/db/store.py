@@ -16,8 +16,10 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import shlex
+import time
 import uuid
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -29,7 +31,7 @@ from typing import Any, cast
 import orjson
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import CursorResult, delete, event, func, insert, select, update
+from sqlalchemy import BigInteger, CursorResult, bindparam, delete, event, func, insert, or_, select, update
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
@@ -37,6 +39,8 @@ from sqlalchemy.pool import ConnectionPoolEntry
 
 from .lobby_writes import DropMember, LobbyWrite, PutMember
 from .models import Game, GameEvent, Player, Room, RoomMember, ServerKey, utcnow
+
+log = logging.getLogger(__name__)
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./data/bordet.db"
 
@@ -239,13 +243,17 @@ class GameRec:
     status: str  # 'running' | 'finished'
     result: dict[str, Any] | None
     started_at: int
+    #: The latest room-clock ms known durable (see :meth:`EventLog.note_clock`); None before any.
+    clock_at: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class EventRec:
     """One logged input: ``kind`` 'move' (seat + action), 'tick', or 'end' (the host ended the match).
 
-    ``at`` is room-clock ms.
+    ``at`` is room-clock ms. ``action`` is only what the client sent; what the server recorded
+    about the input has its own fields: ``timing`` (a move's race timing, an object) and
+    ``rulings`` (the race rulings the input produced, a list of objects; audit only).
     """
 
     seq: int
@@ -255,6 +263,8 @@ class EventRec:
     at: int
     rtt: int | None = None
     client_id: str | None = None
+    timing: dict[str, Any] | None = None
+    rulings: list[dict[str, Any]] | None = None
 
 
 def _aware(value: datetime) -> datetime:
@@ -290,6 +300,7 @@ def _game_rec(row: Game) -> GameRec:
         status=row.status,
         result=row.result,
         started_at=row.started_at,
+        clock_at=row.clock_at,
     )
 
 
@@ -302,6 +313,8 @@ def _event_rec(row: GameEvent) -> EventRec:
         at=row.at,
         rtt=row.rtt,
         client_id=row.client_id,
+        timing=row.timing,
+        rulings=row.rulings,
     )
 
 
@@ -576,6 +589,21 @@ class Store:
 
 _Append = tuple[int, tuple[EventRec, ...], asyncio.Future[None]]
 
+#: How long a clock note waits for a batch of appends to carry it (and for other games' notes
+#: to share its transaction) before it is written on its own.
+CLOCK_NOTE_DELAY_S = 0.05
+
+#: Raise ``games.clock_at`` to ``b_at``, never lower it. The condition in WHERE (not a CASE in
+#: SET) leaves rows that would not change unwritten: no dead row versions on PostgreSQL.
+_RAISE_CLOCK = (
+    update(Game)
+    .where(
+        Game.id == bindparam("b_id"),
+        or_(Game.clock_at.is_(None), Game.clock_at < bindparam("b_at", type_=BigInteger)),
+    )
+    .values(clock_at=bindparam("b_at", type_=BigInteger))
+)
+
 
 class EventLog:
     """The durable, append-only game event log, with group commit.
@@ -591,14 +619,27 @@ class EventLog:
     fails, with the ``IntegrityError``; any other database error fails the whole batch. The
     writer keeps running either way. ``seq`` numbers come from the caller, not the database.
 
-    Counters: ``batches`` (committed transactions), ``rows``, ``appends`` (committed),
-    ``failed_appends``.
+    Room-clock checkpoints: :meth:`note_clock` records how far a game's room clock got, and
+    the same writer stores it in ``games.clock_at`` (see there). Every append also raises its
+    game's ``clock_at`` to the append's last ``at``, in the append's own transaction, so
+    ``clock_at`` is never behind the last logged input.
+
+    Counters: ``batches`` (committed transactions with events), ``rows``, ``appends``
+    (committed), ``failed_appends``; ``clock_writes`` (committed transactions that carried
+    clock notes), ``dropped_clock_notes`` (per game, lost to a failed write).
     """
 
-    def __init__(self, store: Store, *, max_batch_rows: int = 5000) -> None:
+    def __init__(
+        self, store: Store, *, max_batch_rows: int = 5000, clock_note_delay: float = CLOCK_NOTE_DELAY_S
+    ) -> None:
         self.store = store
         self.max_batch_rows = max_batch_rows
+        self.clock_note_delay = clock_note_delay
         self._pending: deque[_Append] = deque()
+        # Clock notes not yet taken by the writer (highest ``at`` per game), and the monotonic
+        # time by which they must be written (None when there are none).
+        self._clocks: dict[int, int] = {}
+        self._clocks_due: float | None = None
         self._in_flight: list[_Append] = []
         self._wakeup = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -607,6 +648,8 @@ class EventLog:
         self.rows = 0
         self.appends = 0
         self.failed_appends = 0
+        self.clock_writes = 0
+        self.dropped_clock_notes = 0
 
     @property
     def running(self) -> bool:
@@ -626,7 +669,7 @@ class EventLog:
         self._task.add_done_callback(self._writer_done)
 
     async def stop(self) -> None:
-        """Write everything already queued, then stop the writer."""
+        """Write everything already queued (appends and clock notes), then stop the writer."""
         task = self._task
         if task is None:
             return
@@ -650,18 +693,59 @@ class EventLog:
         self._wakeup.set()
         await future
 
+    def note_clock(self, game_id: int, at: int) -> None:
+        """Checkpoint: game ``game_id``'s room clock has reached ``at`` ms. Returns at once.
+
+        Coalesced per game (only the highest ``at`` noted is kept until written). The writer
+        stores it with the next batch of appends, or on its own within ``clock_note_delay``
+        seconds; :meth:`stop` writes whatever is still pending. ``games.clock_at`` is only ever
+        raised (an older note never lowers it). Nothing waits for the write: a failed one is
+        logged and dropped, and the game's next note replaces it. Notes made while the log is
+        not running are kept for the next :meth:`start`.
+        """
+        noted = self._clocks.get(game_id)
+        if noted is not None and noted >= at:
+            return
+        self._clocks[game_id] = at
+        if self._clocks_due is None:
+            # The first note since the last write: the writer may be parked with no timeout.
+            self._clocks_due = time.monotonic() + self.clock_note_delay
+            self._wakeup.set()
+
     # writer ------------------------------------------------------------------
 
     async def _run(self) -> None:
         while True:
-            await self._wakeup.wait()
-            self._wakeup.clear()
-            while self._pending:
-                self._in_flight = self._take()
-                await self._write(self._in_flight)
+            await self._idle()
+            while self._pending or self._clocks_ready():
+                self._in_flight = self._take() if self._pending else []
+                await self._write(self._in_flight, self._take_clocks())
                 self._in_flight = []
             if self._stopping:
                 return
+
+    async def _idle(self) -> None:
+        """Wait for an append or stop() to wake the writer, or for pending clock notes to fall due."""
+        due = self._clocks_due
+        if due is None:
+            await self._wakeup.wait()  # nothing to write: parked, no polling
+        elif (delay := due - time.monotonic()) > 0:
+            try:
+                async with asyncio.timeout(delay):
+                    await self._wakeup.wait()
+            except TimeoutError:
+                pass
+        self._wakeup.clear()
+
+    def _clocks_ready(self) -> bool:
+        due = self._clocks_due
+        return due is not None and (self._stopping or time.monotonic() >= due)
+
+    def _take_clocks(self) -> dict[int, int]:
+        clocks = self._clocks
+        self._clocks = {}
+        self._clocks_due = None
+        return clocks
 
     def _writer_done(self, task: asyncio.Task[None]) -> None:
         # Cancelled (even before it ever ran) or crashed: never leave a caller waiting forever.
@@ -689,7 +773,12 @@ class EventLog:
             taken.append(item)
         return taken
 
-    async def _insert(self, appends: Sequence[_Append]) -> None:
+    async def _insert(self, appends: Sequence[_Append], clocks: dict[int, int] | None = None) -> None:
+        """One transaction: the appends' rows, then every touched game's ``clock_at`` raised."""
+        raise_to = dict(clocks or {})
+        for game_id, events, _ in appends:
+            last = events[-1].at
+            raise_to[game_id] = max(raise_to.get(game_id, last), last)
         rows = [
             {
                 "game_id": game_id,
@@ -700,17 +789,55 @@ class EventLog:
                 "at": e.at,
                 "rtt": e.rtt,
                 "client_id": e.client_id,
+                "timing": e.timing,
+                "rulings": e.rulings,
             }
             for game_id, events, _ in appends
             for e in events
         ]
         async with self.store.engine.begin() as conn:
-            await conn.execute(insert(GameEvent), rows)
-        self.batches += 1
-        self.rows += len(rows)
-        self.appends += len(appends)
+            if rows:
+                await conn.execute(insert(GameEvent), rows)
+            # In id order, so two transactions touching the same games lock them in one order.
+            params = [{"b_id": game_id, "b_at": at} for game_id, at in sorted(raise_to.items())]
+            if params:
+                await conn.execute(_RAISE_CLOCK, params)
+        if appends:
+            self.batches += 1
+            self.rows += len(rows)
+            self.appends += len(appends)
+        if clocks:
+            self.clock_writes += 1
 
-    async def _write(self, appends: list[_Append]) -> None:
+    async def _write(self, appends: list[_Append], clocks: dict[int, int]) -> None:
+        if not clocks:
+            await self._write_appends(appends)
+            return
+        try:
+            await self._insert(appends, clocks)
+        except Exception as exc:
+            if appends:
+                # A clock note never fails an append: the appends go again without the notes
+                # (sorting out which of them failed), then the notes get one try on their own.
+                await self._write_appends(appends)
+                await self._write_clocks(clocks)
+            else:
+                self._drop_clocks(clocks, exc)
+        else:
+            self._resolve(appends)
+
+    async def _write_clocks(self, clocks: dict[int, int]) -> None:
+        try:
+            await self._insert([], clocks)
+        except Exception as exc:
+            self._drop_clocks(clocks, exc)
+
+    def _drop_clocks(self, clocks: dict[int, int], error: BaseException) -> None:
+        # Dropped, not re-queued: each room notes its clock again soon, and that note replaces this one.
+        self.dropped_clock_notes += len(clocks)
+        log.warning("room-clock checkpoint of %d game(s) not written: %r", len(clocks), error)
+
+    async def _write_appends(self, appends: list[_Append]) -> None:
         try:
             await self._insert(appends)
         except IntegrityError as exc:
@@ -721,9 +848,13 @@ class EventLog:
         except Exception as exc:
             self._fail_all(appends, exc)
         else:
-            for _, _, future in appends:
-                if not future.done():
-                    future.set_result(None)
+            self._resolve(appends)
+
+    @staticmethod
+    def _resolve(appends: Sequence[_Append]) -> None:
+        for _, _, future in appends:
+            if not future.done():
+                future.set_result(None)
 
     async def _write_one_by_one(self, appends: list[_Append]) -> None:
         failed: dict[int, BaseException] = {}
@@ -753,6 +884,7 @@ def _fail(future: asyncio.Future[None], error: BaseException) -> None:
 
 
 __all__ = [
+    "CLOCK_NOTE_DELAY_S",
     "DEFAULT_DATABASE_URL",
     "MIGRATIONS_DIR",
     "CodeTaken",

@@ -148,10 +148,10 @@ async def test_database_error_fails_the_batch_and_the_log_keeps_running(
     real_insert = event_log._insert
     failures = [OperationalError("INSERT", {}, Exception("database went away"))]
 
-    async def flaky_insert(appends: Any) -> None:
+    async def flaky_insert(appends: Any, clocks: Any = None) -> None:
         if failures:
             raise failures.pop()
-        await real_insert(appends)
+        await real_insert(appends, clocks)
 
     monkeypatch.setattr(event_log, "_insert", flaky_insert)
     results = await asyncio.gather(
@@ -263,3 +263,19 @@ async def test_unknown_event_kinds_are_refused_by_the_database(store: Store, eve
     with pytest.raises(Exception, match=r"(?i)check"):
         await event_log.append(game, [EventRec(1, "undo", None, None, 6000, None, None)])
     assert await store.load_events(game) == []
+
+
+async def test_timing_and_rulings_round_trip_in_their_own_fields(store: Store, event_log: EventLog) -> None:
+    (game,) = await _games(store, 1)
+    timing = {"links": [None, {"rtt": 40, "jitter": 3, "sent": {"flip:3": 1010}}]}
+    rulings = [{"race": "flip:3", "winner": 1, "margin": 12}]
+    events = [
+        EventRec(1, "move", 1, {"type": "slap", "flip": 3}, 1200, 40, "c1", timing=timing),
+        EventRec(2, "move", 0, {"type": "slap", "flip": 3}, 1210, 30, "c2", timing=timing, rulings=rulings),
+        EventRec(3, "tick", None, None, 1500, rulings=[{"race": "flip:3", "expired": True}]),
+        _move(4),
+    ]
+    await event_log.append(game, events)
+    loaded = await store.load_events(game)
+    assert loaded == events
+    assert (loaded[3].timing, loaded[3].rulings) == (None, None)  # SQL NULL, not JSON null
