@@ -620,9 +620,9 @@ class EventLog:
     writer keeps running either way. ``seq`` numbers come from the caller, not the database.
 
     Room-clock checkpoints: :meth:`note_clock` records how far a game's room clock got, and
-    the same writer stores it in ``games.clock_at`` (see there). Every append also raises its
-    game's ``clock_at`` to the append's last ``at``, in the append's own transaction, so
-    ``clock_at`` is never behind the last logged input.
+    the same writer stores it in ``games.clock_at`` (see there). Appends leave it alone: a
+    reader takes the later of ``clock_at`` and the last logged ``at``, so the busy path pays
+    nothing for checkpoints.
 
     Counters: ``batches`` (committed transactions with events), ``rows``, ``appends``
     (committed), ``failed_appends``; ``clock_writes`` (committed transactions that carried
@@ -774,11 +774,8 @@ class EventLog:
         return taken
 
     async def _insert(self, appends: Sequence[_Append], clocks: dict[int, int] | None = None) -> None:
-        """One transaction: the appends' rows, then every touched game's ``clock_at`` raised."""
-        raise_to = dict(clocks or {})
-        for game_id, events, _ in appends:
-            last = events[-1].at
-            raise_to[game_id] = max(raise_to.get(game_id, last), last)
+        """One transaction: the appends' rows, then the noted games' ``clock_at`` raised."""
+        raise_to = clocks or {}
         rows = [
             {
                 "game_id": game_id,

@@ -32,15 +32,15 @@ CHECKPOINT_MS = 500
 def resume_time(game: GameRec, events: list[EventRec]) -> int:
     """Where a recovered game's room clock resumes: where it stood when the server stopped.
 
-    That lies between the last durable checkpoint (or logged input) and one checkpoint
-    interval later; resuming at the later bound keeps the clock from ever running
-    backwards for a client that saw it just before the crash, and is at most one
-    interval ahead. Downtime itself is a pause: nobody loses turn time to a crash.
+    The room clock of every running game is made durable every ``CHECKPOINT_MS`` (and the log
+    holds each input's time), so the stop came at most one interval after the later of the two.
+    Resuming at that upper bound keeps the clock from ever running backwards for a client that
+    saw it just before a crash, at the cost of at most one interval of a turn. The downtime
+    itself is a pause: nobody loses turn time to a crash.
     """
     last = events[-1].at if events else game.started_at
-    if game.clock_at is None:
-        return last
-    return max(last, game.clock_at + CHECKPOINT_MS)
+    durable = last if game.clock_at is None else max(last, game.clock_at)
+    return durable + CHECKPOINT_MS
 
 
 def new_code() -> str:
