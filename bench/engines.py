@@ -1,5 +1,5 @@
 """Engine speed without a server: complete random games per second, and the median cost of one
-``apply`` plus ``view`` for every seat (what the room does per accepted action).
+``step`` plus ``view`` for every seat (what the room does per accepted action).
 
     python -m bench.engines                 # every registered game, every player count, ~2 s each
     python -m bench.engines --game slap --seconds 5
@@ -19,6 +19,7 @@ from app.bots import Chooser, random_player_for
 from app.bots.playout import playout
 from app.engines import ALL_ENGINES
 from app.engines.base import Engine, Move, SeatSetup
+from app.engines.step import step
 
 
 def random_players(engine: Engine[Any, Any], players: int) -> list[Chooser]:
@@ -49,14 +50,12 @@ def apply_and_views_us(engine: Engine[Any, Any], players: int, samples: int = 20
         game = playout(engine, players, options, f"apply-{game_no}", rng, random_players(engine, players))
         game_no += 1
         state = engine.start([SeatSetup() for _ in range(players)], options, f"apply-{game_no - 1}", 0)
-        for step in game.log:
-            if step.seat is None:
-                state = engine.tick(state, step.at)
+        for inp in game.log:
+            if not isinstance(inp, Move):
+                state = step(engine, state, inp)
                 continue
-            assert step.action is not None
-            move = Move(seat=step.seat, action=step.action, at=step.at)
             t0 = time.perf_counter()
-            state = engine.apply(state, move)
+            state = step(engine, state, inp)
             for seat in [*range(players), None]:
                 engine.view(state, seat)
             timings.append((time.perf_counter() - t0) * 1e6)

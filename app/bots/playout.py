@@ -3,13 +3,17 @@
 The same driver serves the generic random-playout tests of every engine, the
 engine benchmark and bot-versus-bot matches. It only uses the engine contract:
 each step either one seat acts (one of the actions its view lists) or the
-clock jumps to the next deadline and the engine ticks.
+clock jumps to the next deadline and the engine ticks. Every input goes
+through :func:`app.engines.step.step` and into the game's log, so
+:func:`replay` rebuilds the game from its seed.
 
 >>> from app.engines import get_engine
 >>> engine = get_engine("slap")
 >>> options = engine.options_model.model_validate({"rounds": 1})
 >>> game = playout(engine, 2, options, seed="doc", rng=random.Random(1))
 >>> game.outcome.finished
+True
+>>> replay(engine, 2, options, "doc", game.log) == game.state
 True
 """
 
@@ -22,35 +26,26 @@ from typing import Any
 
 from app.bots import Chooser, random_choice
 from app.engines.base import JSON, Engine, EngineOptions, Move, Outcome, SeatSetup
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One input of the log: a move, or a tick at ``at`` (``seat`` None)."""
-
-    at: int
-    seat: int | None = None
-    action: JSON | None = None
+from app.engines.step import Input, Tick, step
 
 
 @dataclass
 class Playout:
+    """A finished game: its last state and result, its input log and how many views the players read."""
+
     state: Any
     outcome: Outcome
-    log: list[Step] = field(default_factory=list)
+    log: list[Input] = field(default_factory=list)
     views: int = 0
 
 
 def replay(
-    engine: Engine[Any, Any], players: int, options: EngineOptions, seed: str, log: Sequence[Step]
+    engine: Engine[Any, Any], players: int, options: EngineOptions, seed: str, log: Sequence[Input]
 ) -> Any:
+    """Rebuild a game from its seed and input log (started at 0 with no seat prefs), through :func:`step`."""
     state = engine.start([SeatSetup() for _ in range(players)], options, seed, 0)
-    for step in log:
-        if step.seat is None:
-            state = engine.tick(state, step.at)
-        else:
-            assert step.action is not None
-            state = engine.apply(state, Move(seat=step.seat, action=step.action, at=step.at))
+    for inp in log:
+        state = step(engine, state, inp)
     return state
 
 
@@ -71,7 +66,7 @@ def playout(
     game = Playout(state=state, outcome=engine.result(state))
     now = 0
     for _ in range(max_steps):
-        if engine.result(state).finished:
+        if engine.is_over(state):
             break
         wanted: list[tuple[int, JSON]] = []
         for seat in range(players):
@@ -81,24 +76,19 @@ def playout(
             if action is not None:
                 wanted.append((seat, action))
         deadline = engine.next_deadline(state)
+        inp: Input
         if wanted and (deadline is None or rng.random() < act_probability):
             seat, action = rng.choice(wanted)
             at = now + rng.randint(0, 40)
-            if deadline is not None and at > deadline:
-                # The room fires a deadline that passed before an action arrived first.
-                state = engine.tick(state, deadline)
-                game.log.append(Step(at=deadline))
-                now = deadline
-                continue
-            now = at
-            state = engine.apply(state, Move(seat=seat, action=action, at=now))
-            game.log.append(Step(at=now, seat=seat, action=action))
+            # The room fires a deadline that passed before an action arrived first.
+            inp = Tick(deadline) if deadline is not None and at > deadline else Move(seat, action, at)
         elif deadline is not None:
-            now = max(now, deadline)
-            state = engine.tick(state, now)
-            game.log.append(Step(at=now))
+            inp = Tick(max(now, deadline))
         else:
             raise RuntimeError(f"{engine.name}: nobody can act and no deadline is pending")
+        state = step(engine, state, inp)
+        game.log.append(inp)
+        now = inp.at
         if on_step is not None:
             on_step(state)
     else:

@@ -15,9 +15,10 @@ how crash recovery and replays work.
 from __future__ import annotations
 
 import hashlib
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -97,14 +98,6 @@ def _opt_int(value: Any) -> int | None:
     return None if value is None else int(value)
 
 
-TIMING_KEY = "_timing"
-"""Key of the server's :class:`Timing` inside a logged move's action JSON."""
-RULINGS_KEY = "_rulings"
-"""Key of the race rulings an input produced, inside its logged action JSON (audit only)."""
-SERVER_KEYS = frozenset({TIMING_KEY, RULINGS_KEY})
-"""Keys of a logged action that only the server writes; the room strips them from client actions."""
-
-
 @dataclass(frozen=True, slots=True)
 class Move:
     """One player's input as the room hands it to the engine (and as it is logged).
@@ -116,11 +109,8 @@ class Move:
     both through :mod:`app.engines.race`.
 
     >>> m = Move(1, {"type": "slap", "flip": 3}, 1200, 40, Timing((None, Link(40, 3, {"flip:3": 1010}))))
-    >>> logged = m.logged_action()
-    >>> logged["_timing"]["links"][1]
-    {'rtt': 40, 'jitter': 3, 'sent': {'flip:3': 1010}}
-    >>> Move.from_log(1, logged, 1200, 40) == m
-    True
+    >>> m.timing.link(1).sent
+    {'flip:3': 1010}
     """
 
     seat: int
@@ -128,21 +118,6 @@ class Move:
     at: int
     rtt: int | None = None
     timing: Timing | None = None
-
-    def logged_action(self) -> JSON:
-        """The action as the event log stores it: the player's action plus the server's timing."""
-        logged = dict(self.action)
-        if self.timing is not None:
-            logged[TIMING_KEY] = self.timing.to_json()
-        return logged
-
-    @classmethod
-    def from_log(cls, seat: int, logged: Mapping[str, Any], at: int, rtt: int | None) -> Move:
-        """The move a logged action records (the inverse of :meth:`logged_action`)."""
-        action = {k: v for k, v in logged.items() if k not in SERVER_KEYS}
-        raw = logged.get(TIMING_KEY)
-        timing = Timing.from_json(raw) if isinstance(raw, Mapping) else None
-        return cls(seat=seat, action=action, at=at, rtt=rtt, timing=timing)
 
 
 class EngineOptions(BaseModel):
@@ -180,18 +155,43 @@ class Outcome:
         }
 
 
+class SeatPrefs(BaseModel):
+    """Base of every engine's per-seat preferences (what a player picks when taking a seat).
+
+    The room validates a seat's prefs with the engine's ``prefs_model`` and hands
+    them to ``start`` as the plain mapping ``SeatSetup.prefs``.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class NoPrefs(SeatPrefs):
+    """The prefs of a game that offers none: only ``{}`` validates.
+
+    >>> NoPrefs.model_validate({}).model_dump()
+    {}
+    """
+
+
 S = TypeVar("S")
 # Options only flow into an engine, hence contravariant.
 OptionsT = TypeVar("OptionsT", bound=EngineOptions, contravariant=True)
 
 
-class Engine(Protocol, Generic[S, OptionsT]):
-    """The surface rooms, bots, replays and the UI shell rely on.
+class Engine(ABC, Generic[S, OptionsT]):
+    """The surface rooms, bots, replays and the UI shell rely on; every game subclasses it.
+
+    Every input goes through one door, :func:`app.engines.step.step` (``apply``
+    is that door for a move): it refuses moves after the end and from unseated
+    seats, has the engine ``parse`` the untrusted action, fires any deadline that
+    passed before the move arrived and only then hands the move to ``play``. So
+    an engine only writes the rules of its game.
 
     Rules for implementers:
 
-    * ``apply`` and ``tick`` return the new state; on ``IllegalAction`` the
-      given state is unchanged (validate before mutating, or copy what you change).
+    * ``play``, ``tick`` and ``end_early`` return the new state; on
+      ``IllegalAction`` the given state is unchanged (validate before mutating,
+      or copy what you change).
     * ``tick(state, now)`` fires every deadline ``<= now``; ``next_deadline``
       gives the earliest pending one. A room calls ``tick`` exactly when the
       deadline is reached and logs it like any move.
@@ -199,16 +199,10 @@ class Engine(Protocol, Generic[S, OptionsT]):
       is a spectator. Hidden cards never appear in it, not even as ids. It
       contains ``"legal"``: the actions that seat may take now.
 
-    Engines with reaction races may also implement (the room looks them up
-    with ``getattr``; see :class:`RaceHooks`):
-
-    * ``stimuli(state) -> tuple[str, ...]``: keys of the race stimuli now live
-      (e.g. ``"flip:7"`` while Slap's flip 7 is face up). The room notes, per
-      connection, when the frame first showing each one was written, and hands
-      those times to every move made while one is live (``Move.timing``).
-    * ``rulings(state) -> Sequence[JSON]``: the rulings of recently closed races,
-      each with its inputs; the room logs every new one with the input that
-      produced it, for audits.
+    The optional capabilities have defaults here (a game without them keeps
+    them): ``stimuli``/``rulings`` for reaction races, ``team_seats`` for
+    team games, ``end_early`` for a host's early end and ``begin_step`` for
+    engines that keep a per-input log.
     """
 
     name: ClassVar[str]
@@ -216,26 +210,91 @@ class Engine(Protocol, Generic[S, OptionsT]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     options_model: ClassVar[type[EngineOptions]]
+    prefs_model: ClassVar[type[SeatPrefs]] = NoPrefs
 
-    def start(self, seats: Sequence[SeatSetup], options: OptionsT, seed: str, now: int) -> S: ...
+    # -- what every game implements ------------------------------------------------
 
-    def apply(self, state: S, move: Move) -> S: ...
+    @abstractmethod
+    def start(self, seats: Sequence[SeatSetup], options: OptionsT, seed: str, now: int) -> S:
+        """The state at the first deal (``IllegalAction("BAD_OPTIONS"...)`` for options the seats defeat)."""
 
+    @abstractmethod
+    def players(self, state: S) -> int:
+        """How many seats the game has; a move's seat must be from 0 to this minus one."""
+
+    @abstractmethod
+    def is_over(self, state: S) -> bool:
+        """Whether the game has ended (no move, tick or early end changes it any more)."""
+
+    @abstractmethod
+    def parse(self, action: object) -> Any:
+        """Validate an untrusted client action (decoded JSON) into the engine's own action value.
+
+        Raises ``IllegalAction`` ``BAD_ACTION`` or ``UNKNOWN_ACTION`` (see
+        :mod:`app.engines.inputs`); it looks at nothing but the action.
+        """
+
+    @abstractmethod
+    def play(self, state: S, move: Move, action: Any) -> S:
+        """The rules for one parsed move.
+
+        Only :func:`~app.engines.step.step` calls it, after checking that the
+        game is not over and the seat is valid, and after firing every deadline
+        strictly before ``move.at``; ``action`` is what ``parse`` returned.
+        """
+
+    @abstractmethod
     def tick(self, state: S, now: int) -> S: ...
 
+    @abstractmethod
     def next_deadline(self, state: S) -> int | None: ...
 
+    @abstractmethod
     def view(self, state: S, seat: int | None) -> JSON: ...
 
+    @abstractmethod
     def result(self, state: S) -> Outcome: ...
 
+    # -- the one door ------------------------------------------------------------------
 
-class RaceHooks(Protocol):
-    """The optional part of the engine contract for games with reaction races."""
+    def apply(self, state: S, move: Move) -> S:
+        """Apply one player's move: ``step(self, state, move)``."""
+        from app.engines.step import step  # step.py builds on this module
 
-    def stimuli(self, state: Any) -> tuple[str, ...]: ...
+        return step(self, state, move)
 
-    def rulings(self, state: Any) -> Sequence[JSON]: ...
+    # -- capabilities with defaults --------------------------------------------------
+
+    def stimuli(self, state: S) -> tuple[str, ...]:
+        """Keys of the race stimuli now live (e.g. ``"flip:7"`` while Slap's flip 7 is face up).
+
+        The room notes, per connection, when the frame first showing each one
+        was written, and hands those times to every move made while one is live
+        (``Move.timing``). No races: none.
+        """
+        return ()
+
+    def rulings(self, state: S) -> Sequence[JSON]:
+        """The rulings of recently closed races, each with its inputs (the room logs every new one)."""
+        return ()
+
+    def team_seats(self, options: OptionsT) -> tuple[tuple[int, ...], ...] | None:
+        """The seats of each team with these options (None: everyone plays for themselves)."""
+        return None
+
+    def end_early(self, state: S, at: int) -> S:
+        """The host ends the match at ``at`` (only through ``step``'s ``EndEarly``, which
+        fires the deadlines before ``at`` first); games that allow it override this."""
+        raise IllegalAction("NO_EARLY_END", f"A game of {self.title} cannot be ended early.")
+
+    def begin_step(self, state: S) -> S:
+        """Called by ``step`` before a move or early end (and before its deadline catch-up).
+
+        An engine that logs what one input did (UFF-DA!'s events and rulings)
+        starts a fresh log here, so what the catch-up fired and what the move
+        did are reported together. The default changes nothing.
+        """
+        return state
 
 
 def seed_hash(seed: str) -> str:

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-Log = Iterable[tuple[str, Any]]
-"""A playout's inputs in order: ``("move", Move)`` or ``("tick", now)`` (or an engine's own kinds)."""
+from app.engines.base import Engine
+from app.engines.step import Input, step
+
+Log = Iterable[Input]
+"""A playout's inputs in order: a ``Move``, a ``Tick`` or an ``EndEarly``."""
 
 
 def assert_json_ready(value: Any) -> None:
@@ -45,23 +48,9 @@ def cards_shown(card_pattern: re.Pattern[str], view: Mapping[str, Any]) -> set[s
     return set(card_pattern.findall(json.dumps(view)))
 
 
-def replay_log(
-    engine: Any,
-    seats: Any,
-    options: Any,
-    seed: str,
-    start: int,
-    log: Log,
-    others: Mapping[str, Callable[[Any, Any], Any]] | None = None,
-) -> Any:
-    """Rebuild a game from its seed and input log: ``"tick"`` items go to ``engine.tick``, ``"move"``
-    items to ``engine.apply`` and any other kind to its function in ``others``."""
+def replay_log(engine: Engine[Any, Any], seats: Any, options: Any, seed: str, start: int, log: Log) -> Any:
+    """Rebuild a game from its seed and input log, every input through :func:`step`."""
     state = engine.start(seats, options, seed, start)
-    for kind, item in log:
-        if kind == "tick":
-            state = engine.tick(state, item)
-        elif kind == "move" or others is None:
-            state = engine.apply(state, item)
-        else:
-            state = others[kind](state, item)
+    for inp in log:
+        state = step(engine, state, inp)
     return state

@@ -20,6 +20,7 @@ import pytest
 from app.engines.base import IllegalAction, Move, SeatSetup
 from app.engines.kuuduk import ENGINE, KuudukOptions, KuudukState, Phase, Step, build_deck
 from app.engines.kuuduk.layout import is_valid
+from app.engines.step import Input, Tick
 from tests.engines.helpers import replay_log
 from tests.engines.test_kuuduk_helpers import CARD_RE, hidden_from
 
@@ -205,7 +206,7 @@ def playout(players: int, family: str, index: int, stats: Counter[str]) -> None:
     seats = [SeatSetup()] * players
     start = rnd.randint(0, 10**6)
     state = ENGINE.start(seats, options, seed, start)
-    log: list[tuple[str, Any]] = []
+    log: list[Input] = []
     now = start
     check_state(state, now)
     check_views(state, seed, [None, *range(players)])
@@ -220,7 +221,7 @@ def playout(players: int, family: str, index: int, stats: Counter[str]) -> None:
             state = ENGINE.tick(state, t)
             if t < deadline:
                 assert state is before
-            log.append(("tick", t))
+            log.append(Tick(t))
             stats["ticks"] += 1
         else:
             horizon = deadline + 2 if deadline is not None else now + 30
@@ -242,7 +243,7 @@ def playout(players: int, family: str, index: int, stats: Counter[str]) -> None:
                 stats["rejected"] += 1
                 t = now  # a rejected input never reached the state, nor its clock
             else:
-                log.append(("move", move))
+                log.append(move)
                 stats["moves"] += 1
         now = max(now, t)
         check_state(state, now)

@@ -39,6 +39,8 @@ from app.engines.leekha import (
     teams_verdict,
 )
 from app.engines.leekha.rules import auto_pass, pass_error
+from app.engines.step import EndEarly
+from app.engines.step import step as apply_input
 from tests.engines.helpers import all_views, cards_shown
 
 S1, S2, S3, S4 = 0, 1, 2, 3
@@ -698,6 +700,11 @@ def test_teams_nobody_over_goes_on():
 # -- 29-30. early end ---------------------------------------------------------------------
 
 
+def end_early(state: LeekhaState, at: int) -> LeekhaState:
+    """The host ends the match early, through the one input door."""
+    return apply_input(ENGINE, state, EndEarly(at))
+
+
 def early_end_table(**options) -> LeekhaState:
     """Free for All: S2 had 95 and took 12 this round (live 107), the Big Leekha is gone,
     8 red points are left, the others are at 70 / 60 / 50."""
@@ -717,7 +724,7 @@ def test_early_end_available_once_the_loser_is_certain():
     for v in views(state):
         assert v["decided"] == {"seat": S2, "losers": [S2]}
     assert illegal(state, S3, {"type": "end_match_early"}) == "NOT_ADMIN"
-    ended = ENGINE.end_decided(state, 5000)
+    ended = end_early(state, 5000)
     assert ended.phase is Phase.MATCH_END and ended.end_reason is EndReason.EARLY_END
     assert ended.scores == (70, 107, 60, 50)
     assert ended.verdict.losers == (S2,) and ended.verdict.places == (3, 4, 2, 1) and ended.verdict.early
@@ -728,7 +735,7 @@ def test_early_end_available_once_the_loser_is_certain():
     for v in views(ended):
         assert not cards_in(v) & set(ended.discarded)
     with pytest.raises(IllegalAction) as info:
-        ENGINE.end_decided(ended, 6000)
+        end_early(ended, 6000)
     assert info.value.code == "GAME_OVER"
 
 
@@ -751,7 +758,7 @@ def test_early_end_not_available_while_a_37_could_wipe_the_round():
     assert state.live[S2] == 103 and state.bl_taker is None and state.sl_taker is None
     assert ENGINE.view(state, None)["decided"] is None
     with pytest.raises(IllegalAction) as info:
-        ENGINE.end_decided(state, 5000)
+        end_early(state, 5000)
     assert info.value.code == "NOT_DECIDED"
 
 
@@ -771,10 +778,10 @@ def test_early_end_not_available_when_an_opponent_can_reach_the_same_score():
     assert tied.live[S2] == 108 and 36 - sum(tied.round_pts) == 18
     assert ENGINE.view(tied, S1)["decided"] is None
     with pytest.raises(IllegalAction):
-        ENGINE.end_decided(tied, 5000)
+        end_early(tied, 5000)
     one_short = table(89)
     assert ENGINE.view(one_short, S1)["decided"] == {"seat": S2, "losers": [S2, S4]}
-    ended = ENGINE.end_decided(one_short, 5000)
+    ended = end_early(one_short, 5000)
     assert ended.verdict.losers == (S2, S4) and ENGINE.result(ended).winners == (S1, S3)
 
 
@@ -782,7 +789,7 @@ def test_early_end_is_never_offered_outside_trick_play():
     state = play_last_trick(last_trick((95, 0, 0, 0), (13, 0, 0, 0)))
     assert state.scores[S1] == 108 and state.phase is Phase.MATCH_END
     with pytest.raises(IllegalAction):
-        ENGINE.end_decided(new_game(), 0)
+        end_early(new_game(), 0)
     assert ENGINE.view(new_game(), S1)["decided"] is None
 
 

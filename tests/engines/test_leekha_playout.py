@@ -26,6 +26,8 @@ from app.engines.leekha import (
     right,
 )
 from app.engines.leekha.scoring import opponents
+from app.engines.step import EndEarly, Input, Tick
+from app.engines.step import step as apply_input
 from tests.engines.helpers import assert_json_ready, replay_log
 from tests.engines.test_leekha import CARD_RE, VIEW_KEYS
 
@@ -243,7 +245,7 @@ def playout(mode: str, index: int, stats: Counter) -> None:
     seats = [SeatSetup()] * 4
     state = ENGINE.start(seats, options, seed, start)
     secrets = (seed, str(state.rng.state), f"{state.rng.state:x}")
-    log: list[tuple[str, object]] = []
+    log: list[Input] = []
     now = start
     decided_round: int | None = None
     check(state, now)
@@ -270,15 +272,15 @@ def playout(mode: str, index: int, stats: Counter) -> None:
             t = now + rnd.randint(0, 3)
             if deadline is not None:
                 t = min(t, deadline)
-            state = ENGINE.end_decided(state, t)
-            log.append(("end", t))
+            state = apply_input(ENGINE, state, EndEarly(t))
+            log.append(EndEarly(t))
             stats["early_end"] += 1
         elif deadline is not None and roll < 0.25:
             t = deadline + rnd.choice([0, 0, 0, 1, 7]) if rnd.random() < 0.9 else rnd.randint(now, deadline)
             state = ENGINE.tick(state, t)
             if t < deadline:
                 assert state is before
-            log.append(("tick", t))
+            log.append(Tick(t))
         else:
             seat, action, legal = choose(rnd, state)
             if not legal:
@@ -292,7 +294,7 @@ def playout(mode: str, index: int, stats: Counter) -> None:
                     pytest.fail(f"illegal {action} by seat {seat} was accepted in {state.phase}")
                 if decided is None and rnd.random() < 0.05:
                     with pytest.raises(IllegalAction) as info:
-                        ENGINE.end_decided(state, t)
+                        apply_input(ENGINE, state, EndEarly(t))
                     assert info.value.code == "NOT_DECIDED"
                 stats["rejected"] += 1
             else:
@@ -307,7 +309,7 @@ def playout(mode: str, index: int, stats: Counter) -> None:
                     assert exc.code in REJECTIONS, exc.code
                     t = now
                 else:
-                    log.append(("move", move))
+                    log.append(move)
                     if action["type"] == "throw_in":
                         stats["throw_in"] += 1
             now = max(now, t)
@@ -332,7 +334,7 @@ def playout(mode: str, index: int, stats: Counter) -> None:
     stats[f"mode-{mode}"] += 1
 
     # A full replay of the log from the seed rebuilds the final state exactly.
-    assert replay_log(ENGINE, seats, options, seed, start, log, {"end": ENGINE.end_decided}) == state
+    assert replay_log(ENGINE, seats, options, seed, start, log) == state
 
 
 @pytest.mark.parametrize("mode", ["ffa", "teams"])

@@ -25,6 +25,7 @@ from app.bots.rummy import plan
 from app.engines.base import IllegalAction, Move, SeatSetup
 from app.engines.rummy import ENGINE, Phase, RoundEnd, RummyOptions, RummyState, check_meld
 from app.engines.rummy.deck import DECK, hand_value
+from app.engines.step import Input, Tick
 from tests.engines.helpers import replay_log
 from tests.engines.test_rummy import CARD_RE, VIEW_KEYS
 
@@ -260,7 +261,7 @@ def playout(players: int, family: str, index: int, stats: Counter) -> None:
     state = ENGINE.start(seats, options, seed, start)
     secrets = (seed, str(state.rng.state), f"{state.rng.state:x}")
     bot = Bot(rnd)
-    log: list[tuple[str, Any]] = []
+    log: list[Input] = []
     now = start
     last_table: object = None
     last_turn: object = None
@@ -299,13 +300,13 @@ def playout(players: int, family: str, index: int, stats: Counter) -> None:
                     bot.refused()
                 t = now  # a rejected input never reached the state, nor its clock
             else:
-                log.append(("move", move))
+                log.append(move)
                 stats[f"accepted {action['type']}"] += 1
                 state = new
         else:
             t = due + rnd.choice([0, 0, 0, 0, 1, 500])
             state = ENGINE.tick(state, t)
-            log.append(("tick", t))
+            log.append(Tick(t))
         now = max(now, t)
         if len(state.history) > rounds_seen:
             rounds_seen = len(state.history)

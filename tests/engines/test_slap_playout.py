@@ -17,7 +17,8 @@ import pytest
 from app.engines.base import IllegalAction, Move, SeatSetup
 from app.engines.cards import build_deck, number_of
 from app.engines.slap import NUMBERS, EndKind, FlipKind, Phase, SlapEngine, SlapOptions, SlapState
-from tests.engines.helpers import assert_json_ready
+from app.engines.step import Input, Tick
+from tests.engines.helpers import assert_json_ready, replay_log
 from tests.engines.test_slap import VIEW_KEYS
 
 ENGINE = SlapEngine()
@@ -87,7 +88,7 @@ def playout(players: int, index: int) -> None:
     state = ENGINE.start(seats, options, seed, start)
     replayed = ENGINE.start(seats, options, seed, start)
     deck = Counter(c for colour in state.colours for c in build_deck(colour, NUMBERS))
-    log: list[tuple[str, object]] = []
+    log: list[Input] = []
     now = start
     tricks: Counter = Counter()
     closed: set[tuple[int, int]] = set()
@@ -119,7 +120,7 @@ def playout(players: int, index: int) -> None:
                 }, exc.code
                 t = now  # a rejected input never reached the state, nor its clock
             else:
-                log.append(("move", move))
+                log.append(move)
                 replayed = ENGINE.apply(replayed, move)
         else:
             # Late ticks pass several deadlines, but never two flip closes (every
@@ -128,7 +129,7 @@ def playout(players: int, index: int) -> None:
             state = ENGINE.tick(state, t)
             if t < deadline:
                 assert state is before
-            log.append(("tick", t))
+            log.append(Tick(t))
             replayed = ENGINE.tick(replayed, t)
         now = max(now, t)
         # The old state is untouched (the room keeps it on a rejection) and the
@@ -145,10 +146,7 @@ def playout(players: int, index: int) -> None:
         pytest.fail("the match did not end")
 
     # A full replay from the seed rebuilds the final state exactly.
-    again = ENGINE.start(seats, options, seed, start)
-    for kind, item in log:
-        again = ENGINE.tick(again, item) if kind == "tick" else ENGINE.apply(again, item)
-    assert again == state
+    assert replay_log(ENGINE, seats, options, seed, start, log) == state
 
     outcome = ENGINE.result(state)
     assert outcome.finished and len(state.history) == options.rounds

@@ -187,11 +187,12 @@ def test_a_replayed_log_with_its_timing_rebuilds_every_ruling():
     for seat, rtt, reaction in ((B, 20, 250), (D, 140, 256)):
         action = {"type": "call", "kind": "COIN", "target": A, "reaction_ms": reaction}
         move = Move(seat, action, COIN_SEEN + rtt + reaction, rtt, timing(state))
-        log.append((seat, json.loads(json.dumps(move.logged_action())), move.at, rtt))
+        stored = json.loads(json.dumps(move.timing.to_json()))  # as its own database column stores it
+        log.append((seat, action, move.at, rtt, stored))
         state = ENGINE.apply(state, move)
     again = start
-    for seat, logged, at, rtt in log:
-        again = ENGINE.apply(again, Move.from_log(seat, logged, at, rtt))
+    for seat, action, at, rtt, stored in log:
+        again = ENGINE.apply(again, Move(seat, action, at, rtt, Timing.from_json(stored)))
     state, again = settle(state), settle(again)
     assert again == state and ENGINE.rulings(again) == ENGINE.rulings(state) != ()
     assert caught(state) == (D, A, [B, D])

@@ -21,6 +21,7 @@ from collections import Counter
 import pytest
 
 from app.engines.base import IllegalAction, Link, Move, SeatSetup, Timing
+from app.engines.step import Input, Tick
 from app.engines.uffda import ENGINE, Phase, Step, UffdaOptions, UffdaState
 from app.engines.uffda.board import board_cards
 from app.engines.uffda.dominoes import hand_points
@@ -253,8 +254,10 @@ class Room:
 
 def logged(move: Move) -> Move:
     """The move as the event log stores and gives it back."""
-    stored = json.loads(json.dumps(move.logged_action()))
-    again = Move.from_log(move.seat, stored, move.at, move.rtt)
+    if move.timing is None:
+        return move
+    stored = json.loads(json.dumps(move.timing.to_json()))  # the timing's own database column
+    again = Move(move.seat, move.action, move.at, move.rtt, Timing.from_json(stored))
     assert again == move
     return again
 
@@ -266,7 +269,7 @@ def playout(players: int, family: str, index: int) -> int:
     seats = [SeatSetup() for _ in range(players)]
     start = rnd.randint(0, 10**6)
     state = ENGINE.start(seats, options, seed, start)
-    log: list[tuple[str, object]] = []
+    log: list[Input] = []
     now = start
     room = Room(rnd, players) if index % 2 else None
     check_views(state, seed)
@@ -302,7 +305,7 @@ def playout(players: int, family: str, index: int) -> int:
                 if step % 16 == 0:
                     assert state == before
             else:
-                log.append(("move", move if room is None else logged(move)))
+                log.append(move if room is None else logged(move))
                 now = t
         elif deadline is not None:
             t = deadline + rnd.choice([0, 0, 0, 1, 3]) if rnd.random() < 0.9 else rnd.randint(now, deadline)
@@ -310,7 +313,7 @@ def playout(players: int, family: str, index: int) -> int:
             state = ENGINE.tick(state, t)
             if t < deadline:
                 assert state is before
-            log.append(("tick", t))
+            log.append(Tick(t))
             now = t
         else:
             pytest.fail("nobody can act and nothing is due")

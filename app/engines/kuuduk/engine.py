@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from app.engines.base import JSON, EngineOptions, IllegalAction, Move, Outcome, SeatSetup
+from app.engines.base import JSON, Engine, EngineOptions, IllegalAction, Move, Outcome, SeatSetup
 from app.engines.kuuduk import turn as rules
-from app.engines.kuuduk.actions import Discard, Draw, Lay, Pass, Swipe, Switch, TakeDiscard, parse
+from app.engines.kuuduk.actions import Action, Discard, Draw, Lay, Pass, Swipe, Switch, TakeDiscard, parse
 from app.engines.kuuduk.layout import Layout
 from app.engines.kuuduk.options import KuudukOptions
 from app.engines.kuuduk.rounds import deal, next_round
@@ -41,7 +41,7 @@ _HANDLERS: dict[type, Callable[[KuudukState, int, int, Any], KuudukState]] = {
 }
 
 
-class KuudukEngine:
+class KuudukEngine(Engine[KuudukState, KuudukOptions]):
     """Kuuduk for 2-8 players (rules spec: shared/rules/kuuduk.md).
 
     Stateless: one instance serves every room.
@@ -97,19 +97,17 @@ class KuudukEngine:
         )
         return deal(blank, 1, everyone, False, dealer, now)
 
-    def apply(self, state: KuudukState, move: Move) -> KuudukState:
-        if state.phase is Phase.GAME_OVER:
-            raise IllegalAction("GAME_OVER", "The game is over.")
+    def players(self, state: KuudukState) -> int:
+        return state.players
+
+    def is_over(self, state: KuudukState) -> bool:
+        return state.phase is Phase.GAME_OVER
+
+    def parse(self, action: object) -> Action:
+        return parse(action)
+
+    def play(self, state: KuudukState, move: Move, action: Action) -> KuudukState:
         seat = move.seat
-        if not 0 <= seat < state.players:
-            raise IllegalAction("NOT_SEATED", "You are not seated at this table.")
-        action = parse(move.action)
-        # A deadline before this arrival has logically passed even if its tick
-        # has not come in yet; one at the same millisecond fires after the move.
-        if state.deadline is not None and state.deadline < move.at:
-            state = self.tick(state, move.at - 1)
-            if state.phase is Phase.GAME_OVER:
-                raise IllegalAction("GAME_OVER", "The game is over.")
         if state.phase is not Phase.TURN:
             raise IllegalAction("WRONG_PHASE", "The round is over; the next one is about to be dealt.")
         if seat not in state.seats:

@@ -57,7 +57,7 @@ def parse(action: object) -> Action:
     """Validate an untrusted action; raises ``BAD_ACTION`` or ``UNKNOWN_ACTION``.
 
     ``end_match_early`` is known but not a seat action: only the host ends a
-    decided match (``LeekhaEngine.end_decided``), so a seat asking gets ``NOT_ADMIN``.
+    decided match (``LeekhaEngine.end_early``), so a seat asking gets ``NOT_ADMIN``.
     """
     action, kind = action_kind(action)
     if kind == "submit_pass":

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from app.engines.base import JSON, EngineOptions, IllegalAction, Move, Outcome, SeatSetup
+from app.engines.base import JSON, Engine, EngineOptions, IllegalAction, Move, Outcome, SeatSetup
 from app.engines.cards import CardId, deal_hands
 from app.engines.leekha import actions
 from app.engines.leekha.deck import (
@@ -65,11 +65,11 @@ def decided_now(state: LeekhaState) -> Decided | None:
     return decided(state.scores, state.round_pts, open37, state.options.mode, state.options.limit)
 
 
-class LeekhaEngine:
+class LeekhaEngine(Engine[LeekhaState, LeekhaOptions]):
     """Leekha for exactly four players (rules spec: shared/rules/leekha.md).
 
     Stateless: one instance serves every room. Besides the engine contract it
-    offers :meth:`end_decided`, the host's early end of a decided match.
+    offers :meth:`end_early`, the host's early end of a decided match.
     """
 
     name: ClassVar[str] = "leekha"
@@ -95,14 +95,17 @@ class LeekhaEngine:
         )
         return self._deal(blank, 1, first, now)
 
-    def apply(self, state: LeekhaState, move: Move) -> LeekhaState:
-        if state.phase is Phase.MATCH_END:
-            raise IllegalAction("GAME_OVER", "The match is over.")
+    def players(self, state: LeekhaState) -> int:
+        return SEATS
+
+    def is_over(self, state: LeekhaState) -> bool:
+        return state.phase is Phase.MATCH_END
+
+    def parse(self, action: object) -> actions.Action:
+        return actions.parse(action)
+
+    def play(self, state: LeekhaState, move: Move, action: actions.Action) -> LeekhaState:
         seat = move.seat
-        if type(seat) is not int or not 0 <= seat < SEATS:
-            raise IllegalAction("NOT_SEATED", "You are not seated at this table.")
-        action = actions.parse(move.action)
-        state = self._catch_up(state, move.at)
         if isinstance(action, actions.PlayCard):
             return self._play_card(state, seat, action.card, move.at)
         if isinstance(action, actions.SubmitPass):
@@ -134,16 +137,13 @@ class LeekhaEngine:
         """In 2 vs 2 teammates sit opposite: seats 0 and 2 against 1 and 3 (None: free for all)."""
         return ((0, 2), (1, 3)) if options.mode == "teams" else None
 
-    def end_decided(self, state: LeekhaState, now: int) -> LeekhaState:
-        """End a decided match at once: the room calls this for the host only.
+    def end_early(self, state: LeekhaState, at: int) -> LeekhaState:
+        """End a decided match at once: the room sends ``EndEarly`` for the host only.
 
         Raises ``NOT_DECIDED`` unless some player has lost whatever happens in
         the rest of the round (view key ``decided``). The remaining cards are
         not scored; the scores become the live ones.
         """
-        if state.phase is Phase.MATCH_END:
-            raise IllegalAction("GAME_OVER", "The match is over.")
-        state = self._catch_up(state, now)
         outcome = decided_now(state)
         if outcome is None:
             raise IllegalAction("NOT_DECIDED", "Nobody has lost for certain yet: the match goes on.")
@@ -160,7 +160,7 @@ class LeekhaEngine:
             turn=None,
             discarded=sort_hand((*state.discarded, *leftover)),
             end_reason=EndReason.EARLY_END,
-            last=Event(EventKind.EARLY_END, now, seat=outcome.seat),
+            last=Event(EventKind.EARLY_END, at, seat=outcome.seat),
             deadline=None,
             scores=live,
             history=(*state.history, record),
@@ -168,15 +168,6 @@ class LeekhaEngine:
         )
 
     # -- actions -------------------------------------------------------------------
-
-    def _catch_up(self, state: LeekhaState, at: int) -> LeekhaState:
-        # A deadline before this arrival has logically passed even if its tick
-        # has not come in yet; one at the same millisecond fires after the input.
-        if state.deadline is not None and state.deadline < at:
-            state = self.tick(state, at - 1)
-            if state.phase is Phase.MATCH_END:
-                raise IllegalAction("GAME_OVER", "The match is over.")
-        return state
 
     def _submit_pass(self, state: LeekhaState, seat: int, cards: Hand, t: int) -> LeekhaState:
         if state.phase is not Phase.PASS_SELECT:

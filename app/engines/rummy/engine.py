@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import ClassVar
 
-from app.engines.base import JSON, EngineOptions, IllegalAction, Move, Outcome, SeatSetup
+from app.engines.base import JSON, Engine, EngineOptions, IllegalAction, Move, Outcome, SeatSetup
 from app.engines.cards import CardId, deal_hands
 from app.engines.ranking import seats_with_highest
 from app.engines.rng import Rng
@@ -49,7 +49,7 @@ UNDO_LIMIT = 200
 """Draft steps one turn remembers for undo (a reset is always possible)."""
 
 
-class RummyEngine:
+class RummyEngine(Engine[RummyState, RummyOptions]):
     """Rummy cards for 2-4 players (rules spec: shared/rules/rummy.md).
 
     Stateless: one instance serves every room.
@@ -93,19 +93,16 @@ class RummyEngine:
         )
         return self._deal(blank, starter, now)
 
-    def apply(self, state: RummyState, move: Move) -> RummyState:
-        if state.phase is Phase.MATCH_OVER:
-            raise IllegalAction("GAME_OVER", "The match is over.")
-        if not 0 <= move.seat < state.players:
-            raise IllegalAction("NOT_SEATED", "You are not seated at this table.")
-        action = act.parse(move.action)
-        # A deadline before this arrival has logically passed even if its tick
-        # has not come in yet; one at the same millisecond fires after the move.
-        due = self.next_deadline(state)
-        if due is not None and due < move.at:
-            state = self.tick(state, move.at - 1)
-            if state.phase is Phase.MATCH_OVER:
-                raise IllegalAction("GAME_OVER", "The match is over.")
+    def players(self, state: RummyState) -> int:
+        return state.players
+
+    def is_over(self, state: RummyState) -> bool:
+        return state.phase is Phase.MATCH_OVER
+
+    def parse(self, action: object) -> act.Action:
+        return act.parse(action)
+
+    def play(self, state: RummyState, move: Move, action: act.Action) -> RummyState:
         if state.phase is Phase.TURN_RESULT:
             raise IllegalAction("TURN_OVER", "That turn is over; the next one starts in a moment.")
         if state.phase is Phase.ROUND_OVER:

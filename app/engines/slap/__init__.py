@@ -1,7 +1,7 @@
 """Slap ("Nu!"): everyone flips at once, the first to slap a pair takes the trick."""
 
 from app.engines.slap.engine import COLOURS, NUMBERS, SlapEngine, assign_colours
-from app.engines.slap.options import SlapOptions
+from app.engines.slap.options import SlapOptions, SlapPrefs
 from app.engines.slap.state import ClosedFlip, EndKind, FlipKind, Phase, RoundRecord, SlapState
 
 __all__ = [
@@ -14,6 +14,7 @@ __all__ = [
     "RoundRecord",
     "SlapEngine",
     "SlapOptions",
+    "SlapPrefs",
     "SlapState",
     "assign_colours",
 ]

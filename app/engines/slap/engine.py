@@ -15,17 +15,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal
 
 from app.engines import race
-from app.engines.base import JSON, EngineOptions, IllegalAction, Move, Outcome, SeatSetup
+from app.engines.base import JSON, Engine, EngineOptions, IllegalAction, Move, Outcome, SeatPrefs, SeatSetup
 from app.engines.cards import CardId, build_deck, number_of
+from app.engines.inputs import action_kind, bad_action, is_whole_number, unknown_action
 from app.engines.race import Claim, Fairness, Pending
 from app.engines.rng import Rng
 from app.engines.seats import require_player_count
-from app.engines.slap.options import SlapOptions
+from app.engines.slap.options import SlapOptions, SlapPrefs
 from app.engines.slap.scoring import end_kind, score_round
 from app.engines.slap.state import ClosedFlip, FlipKind, Phase, SlapState
 from app.engines.slap.view import result_detail, ruling_json, view, winners
@@ -65,33 +66,25 @@ class _SlapAction:
 _Action = Literal["nu"] | _SlapAction
 
 
-def _bad(message: str) -> IllegalAction:
-    return IllegalAction("BAD_ACTION", message)
-
-
 def _parse(action: object) -> _Action:
     """Validate an untrusted client action by hand (it never reached a model)."""
-    if not isinstance(action, Mapping):
-        raise _bad("An action must be an object.")
-    kind = action.get("type")
-    if not isinstance(kind, str):
-        raise _bad("An action needs a type.")
+    action, kind = action_kind(action)
     if kind == "nu":
         if len(action) != 1:
-            raise _bad("Nu! takes no other fields.")
+            raise bad_action("Nu! takes no other fields.")
         return "nu"
     if kind == "slap":
         if not set(action) <= {"type", "flip", "reaction_ms"}:
-            raise _bad("A slap takes only flip and reaction_ms.")
+            raise bad_action("A slap takes only flip and reaction_ms.")
         flip = action.get("flip")
         # type() rather than isinstance(): True is an int to Python, not to us.
         if type(flip) is not int:
-            raise _bad("A slap must say which flip it is for.")
+            raise bad_action("A slap must say which flip it is for.")
         reaction = action.get("reaction_ms")
-        if reaction is not None and (type(reaction) is not int or not 0 <= reaction <= MAX_REACTION_MS):
-            raise _bad("The reaction time must be a whole number of milliseconds.")
+        if reaction is not None and not is_whole_number(reaction, 0, MAX_REACTION_MS):
+            raise bad_action("The reaction time must be a whole number of milliseconds.")
         return _SlapAction(flip, reaction)
-    raise IllegalAction("UNKNOWN_ACTION", f"Slap has no action called {kind[:40]!r}.")
+    raise unknown_action("Slap", kind)
 
 
 def _nu_wait(options: SlapOptions) -> int:
@@ -170,7 +163,7 @@ def _pending(state: SlapState, move: Move, slaps: Sequence[Claim], key: str) -> 
     return pending
 
 
-class SlapEngine:
+class SlapEngine(Engine[SlapState, SlapOptions]):
     """Slap for 2-4 players (rules spec: shared/rules/slap.md). Stateless: one instance serves every room."""
 
     name: ClassVar[str] = "slap"
@@ -178,6 +171,7 @@ class SlapEngine:
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     options_model: ClassVar[type[EngineOptions]] = SlapOptions
+    prefs_model: ClassVar[type[SeatPrefs]] = SlapPrefs
 
     # -- the contract -------------------------------------------------------
 
@@ -215,18 +209,16 @@ class SlapEngine:
         )
         return self._begin_round(blank, 1, first, now)
 
-    def apply(self, state: SlapState, move: Move) -> SlapState:
-        if state.phase is Phase.MATCH_OVER:
-            raise IllegalAction("GAME_OVER", "The match is over.")
-        if not 0 <= move.seat < state.players:
-            raise IllegalAction("NOT_SEATED", "You are not seated at this table.")
-        action = _parse(move.action)
-        # A deadline before this arrival has logically passed even if its tick
-        # has not come in yet; one at the same millisecond fires after the move.
-        if state.deadline is not None and state.deadline < move.at:
-            state = self.tick(state, move.at - 1)
-            if state.phase is Phase.MATCH_OVER:
-                raise IllegalAction("GAME_OVER", "The match is over.")
+    def players(self, state: SlapState) -> int:
+        return state.players
+
+    def is_over(self, state: SlapState) -> bool:
+        return state.phase is Phase.MATCH_OVER
+
+    def parse(self, action: object) -> _Action:
+        return _parse(action)
+
+    def play(self, state: SlapState, move: Move, action: _Action) -> SlapState:
         if action == "nu":
             return self._nu(state, move)
         assert isinstance(action, _SlapAction)
@@ -241,7 +233,7 @@ class SlapEngine:
     def view(self, state: SlapState, seat: int | None) -> JSON:
         return view(state, seat)
 
-    # -- race hooks (see app.engines.base.RaceHooks) ----------------------------
+    # -- race capabilities -------------------------------------------------------
 
     def stimuli(self, state: SlapState) -> tuple[str, ...]:
         """An open flip is a race stimulus, pair or not (the room must not learn more than players)."""

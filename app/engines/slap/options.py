@@ -20,10 +20,18 @@ from typing import Annotated, Literal, Self
 from pydantic import Field, model_validator
 
 from app.engines import race
-from app.engines.base import EngineOptions
+from app.engines.base import EngineOptions, SeatPrefs
 
 Ms = Annotated[int, Field(ge=0, le=600_000)]
 Points = Annotated[int, Field(ge=0, le=100)]
+
+
+class SlapPrefs(SeatPrefs):
+    """What a Slap player picks when taking a seat."""
+
+    colour: Literal["Y", "G", "P", "B"] | None = Field(
+        None, description="The colour of your cards: Y, G, P or B (taken colours go to the first free one)."
+    )
 
 
 class SlapOptions(EngineOptions):

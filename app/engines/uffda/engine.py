@@ -17,12 +17,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from app.engines.base import JSON, EngineOptions, IllegalAction, Move, Outcome, SeatSetup
+from app.engines.base import JSON, Engine, EngineOptions, IllegalAction, Move, Outcome, SeatSetup
 from app.engines.ranking import seats_with_lowest
 from app.engines.rng import Rng
 from app.engines.seats import require_player_count
 from app.engines.uffda import penalties, turn
-from app.engines.uffda.actions import CallAction, DeclareAction, DrawAction, PlayAction, parse
+from app.engines.uffda.actions import Action, CallAction, DeclareAction, DrawAction, PlayAction, parse
 from app.engines.uffda.board import new_branches
 from app.engines.uffda.deal import first_dealer
 from app.engines.uffda.dominoes import DECK
@@ -30,11 +30,11 @@ from app.engines.uffda.log import new_step
 from app.engines.uffda.options import UffdaOptions
 from app.engines.uffda.rounds import begin_round
 from app.engines.uffda.state import Phase, Step, Turn, UffdaState
-from app.engines.uffda.timers import due, due_at, run_until
+from app.engines.uffda.timers import due_at, run_until
 from app.engines.uffda.view import result_detail, ruling_json, view
 
 
-class UffdaEngine:
+class UffdaEngine(Engine[UffdaState, UffdaOptions]):
     """UFF-DA! for 2-8 players (rules spec: shared/rules/uffda.md).
 
     Stateless: one instance serves every room.
@@ -73,21 +73,22 @@ class UffdaEngine:
         )
         return begin_round(blank, 1, dealer, now)
 
-    def apply(self, state: UffdaState, move: Move) -> UffdaState:
-        if state.phase is Phase.GAME_OVER:
-            raise IllegalAction("GAME_OVER", "The game is over.")
+    def players(self, state: UffdaState) -> int:
+        return state.players
+
+    def is_over(self, state: UffdaState) -> bool:
+        return state.phase is Phase.GAME_OVER
+
+    def parse(self, action: object) -> Action:
+        return parse(action)
+
+    def begin_step(self, state: UffdaState) -> UffdaState:
+        """A move starts a fresh event log and rulings (``last``, ``judged``) before its catch-up,
+        so the races a late deadline closes are reported with the move that fired it."""
+        return new_step(state)
+
+    def play(self, state: UffdaState, move: Move, action: Action) -> UffdaState:
         seat = move.seat
-        if not 0 <= seat < state.players:
-            raise IllegalAction("NOT_SEATED", "You are not seated at this table.")
-        action = parse(move.action)
-        state = new_step(state)
-        # A deadline before this arrival has logically passed even if its tick
-        # has not come in yet; one at the same millisecond fires after the move.
-        pending = due(state)
-        if pending is not None and pending[0] < move.at:
-            state = run_until(state, move.at - 1)
-            if state.phase is Phase.GAME_OVER:
-                raise IllegalAction("GAME_OVER", "The game is over.")
         if state.phase is Phase.ROUND_OVER:
             raise IllegalAction("WRONG_PHASE", "The round is over; the next one starts soon.")
         at = move.at
@@ -119,7 +120,7 @@ class UffdaEngine:
     def view(self, state: UffdaState, seat: int | None) -> JSON:
         return view(state, seat)
 
-    # -- race hooks (see app.engines.base.RaceHooks) ----------------------------
+    # -- race capabilities -------------------------------------------------------
 
     def stimuli(self, state: UffdaState) -> tuple[str, ...]:
         """Each mistake still catchable or in flight is a live stimulus (rules 5.5)."""
