@@ -74,13 +74,10 @@ class Answers:
         for viewer, client_id, _ in self._acks:
             viewer.send(reject_text(client_id, code, message))
         self._acks.clear()
-        kept = []
-        for done, value, logged in self._results:
-            if not logged:
-                kept.append((done, value, logged))
-            elif not done.done():
+        for done, _, logged in self._results:
+            if logged and not done.done():
                 done.set_exception(error)
-        self._results = kept
+        self._results = [r for r in self._results if not r[2]]
 
     def send(self) -> None:
         for done, value, _ in self._results:
