@@ -23,7 +23,8 @@ from app.rooms.room import Room
 router = APIRouter(
     prefix="/api/rooms",
     tags=["rooms"],
-    responses=error_responses(401, 403, 404, 409),
+    # 503: the room could not store a change (SERVER_ERROR); nothing changed, try again.
+    responses=error_responses(401, 403, 404, 409, 503),
 )
 
 

@@ -87,9 +87,10 @@ class RoomManager:
         room = self._new_room(
             code=code, game=game, options=clean, public=public, host_id=host_id, status="lobby"
         )
-        await room.desk.join_seat(host_id, host_name, None, {})
         room.start_actor()
         self.rooms[code] = room
+        # The host takes the first seat through the room's inbox, like any other lobby command.
+        await room.call(lambda: room.desk.join_seat(host_id, host_name, None, {}))
         return room
 
     def _new_room(self, *, clock_offset: int = 0, **fields: Any) -> Room:

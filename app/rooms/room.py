@@ -46,6 +46,9 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
+RETRY_MS = 1_000
+"""How long a room waits before firing a timer again after it failed (or the log refused it)."""
+
 SERVER_ERROR = ("SERVER_ERROR", "The server could not do that; nothing changed. Please try again.")
 
 
@@ -83,6 +86,8 @@ class Room:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.answers = Answers()
+        self._retry_at: int | None = None
+        """After a failed timer or commit: when timers may fire again (room clock)."""
         self.next_seed: str | None = None
         """Tests only (``POST /api/_test/seed``): the seed of the next game instead of a random one."""
 
@@ -241,7 +246,10 @@ class Room:
         if self.game is None or self.status != "playing":
             return None
         pending = (self.engine.next_deadline(self.game.state), self.bots.deadline())
-        return min((at for at in pending if at is not None), default=None)
+        due = min((at for at in pending if at is not None), default=None)
+        if due is not None and self._retry_at is not None:
+            return max(due, self._retry_at)
+        return due
 
     # --- game inputs ---------------------------------------------------------
 
@@ -274,10 +282,12 @@ class Room:
         if game is None or self.status != "playing":
             return
         deadline = self.engine.next_deadline(game.state)
-        if deadline is None or deadline > now:
+        if deadline is None or deadline > now or (self._retry_at is not None and now < self._retry_at):
             return
-        with contextlib.suppress(RoomError):  # logged; the timer fires again next turn
+        try:
             self.play(Tick(now))
+        except RoomError:  # logged by play; tried again a little later rather than in a tight loop
+            self._retry_at = now + RETRY_MS
 
     def _handle_action(self, item: Action) -> None:
         peer, client_id = item.peer, item.client_id
@@ -363,8 +373,10 @@ class Room:
             log.exception("room %s: event log append failed; rolling back %d inputs", self.code, len(events))
             game.roll_back(events)
             self.answers.refuse_logged(*SERVER_ERROR, RoomError(*SERVER_ERROR, 503))
+            self._retry_at = self.now() + RETRY_MS  # a due timer waits for the log to come back
             return
         game.committed_now()
+        self._retry_at = None
 
     async def _finish_if_over(self) -> None:
         game = self.game
