@@ -441,3 +441,22 @@ def test_legal_lists_a_call_only_while_it_would_catch_something():
     declared = declare(state, A, T0 + 200)
     assert all(wanted not in ENGINE.view(declared, s)["legal"] for s in (B, C, D))
     assert {"type": "declare_uffda"} not in ENGINE.view(declared, A)["legal"]
+
+
+# -- what the views say about penalty cards and optional fields (rules 5.8) ---------------------------
+
+
+def test_a_drawn_card_given_away_as_a_penalty_card_is_no_longer_shown_as_drawn():
+    state = draw(nxt(missed_uffda(), A, T0 + 200), B, T0 + 300)
+    drawn = ENGINE.view(state, B)["drawn"]
+    assert drawn is not None and drawn in state.hands[B]
+    state = settle(call(state, B, Kind.UFFDA, A, T0 + 400, give=drawn))
+    assert drawn in state.hands[A] and drawn not in state.hands[B]
+    assert ENGINE.view(state, B)["drawn"] is None
+
+
+def test_the_view_describes_every_optional_action_field():
+    shapes = ENGINE.view(missed_uffda(), B)["shapes"]
+    assert set(shapes["play"]) == {"uffda"} and set(shapes["draw"]) == {"uffda"}
+    assert set(shapes["call"]) == {"give_card", "uffda", "reaction_ms"}
+    assert set(shapes["declare_uffda"]) == {"reaction_ms"}
