@@ -19,8 +19,7 @@ logged moves, so a replay reproduces every ruling):
    to the game's own rule (Slap: a seeded draw; UFF-DA!: :func:`clockwise_from`).
 
 The older one-shot pieces stay for engines that use them:
-:func:`compensated_time` (a capped round-trip credit), :func:`race_deadline`,
-:func:`accepts` and :func:`min_window`.
+:func:`race_deadline`, :func:`accepts` and :func:`min_window`.
 
 Ana (52 ms round trip) and Bo (150 ms) react 212 and 231 ms after their screens showed the cards:
 
@@ -45,49 +44,6 @@ from dataclasses import dataclass
 
 TieBreak = Callable[[tuple[int, ...]], int]
 """Picks the winner among tied seats (given in seat order); must return one of them."""
-
-
-def compensated_time(
-    arrival: int,
-    stimulus_at: int,
-    reaction_ms: int | None,
-    rtt: int | None,
-    max_credit_ms: int,
-    *,
-    enabled: bool = True,
-) -> int:
-    """The compensated time ``at`` of a claim; smaller is earlier.
-
-    The client reports its own reaction time (reaction shown on screen to
-    click). Whatever it claims, the credit never exceeds the measured round
-    trip nor ``max_credit_ms``, and ``at`` never falls before the stimulus, so
-    a lying client gains at most its own jitter.
-
-    Honest client, rtt 60, reacted in 360 ms, arrives 420 ms after the reveal:
-
-    >>> compensated_time(10420, 10000, 360, 60, 150)
-    10360
-
-    A client claiming a 0 ms reaction gets its round trip and no more:
-
-    >>> compensated_time(10400, 10000, 0, 80, 150)
-    10320
-
-    A slow link is capped at ``max_credit_ms``; unknown data means no credit:
-
-    >>> compensated_time(10750, 10000, 250, 500, 150)
-    10600
-    >>> compensated_time(10750, 10000, None, 500, 150), compensated_time(10750, 10000, 250, None, 150)
-    (10750, 10750)
-    >>> compensated_time(10420, 10000, 360, 60, 150, enabled=False)
-    10420
-    """
-    if not enabled or reaction_ms is None or rtt is None:
-        return arrival
-    elapsed = max(0, arrival - stimulus_at)
-    claimed = min(max(reaction_ms, 0), elapsed)
-    credit = max(0, min(elapsed - claimed, rtt, max_credit_ms))
-    return arrival - credit
 
 
 # --- flags -----------------------------------------------------------------------

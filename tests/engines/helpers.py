@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from app.engines.base import Engine
+from app.engines.base import Engine, Link, Timing
 from app.engines.step import Input, step
 
 Log = Iterable[Input]
@@ -46,6 +46,16 @@ def all_views(engine: Any, state: Any, players: int) -> list[Any]:
 def cards_shown(card_pattern: re.Pattern[str], view: Mapping[str, Any]) -> set[str]:
     """Every card id a view shows anywhere, as found by ``card_pattern`` in its JSON text."""
     return set(card_pattern.findall(json.dumps(view)))
+
+
+def same_links(players: int, rtt: int, sent: Mapping[str, int], jitter: int = 0) -> Timing:
+    """The timing a room hands over when every seat is connected over the same link (``rtt``,
+    ``jitter``) and was written each live stimulus at ``sent[key]``: what a race test gives a move.
+
+    >>> same_links(2, 40, {"flip:1": 10_000}).link(1)
+    Link(rtt=40, jitter=0, sent={'flip:1': 10000})
+    """
+    return Timing(tuple(Link(rtt, jitter, dict(sent)) for _ in range(players)))
 
 
 def replay_log(engine: Engine[Any, Any], seats: Any, options: Any, seed: str, start: int, log: Log) -> Any:

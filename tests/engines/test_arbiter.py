@@ -103,7 +103,6 @@ def test_clockwise_tie_rule() -> None:
 
 
 def test_old_helpers_still_work() -> None:
-    assert race.compensated_time(10_420, 10_000, 360, 60, 150) == 10_360
     assert race.accepts(race.race_deadline(10_420, 160), 10_580) is True
     assert race.min_window(200, 10) == 210
 

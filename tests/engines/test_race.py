@@ -1,10 +1,12 @@
-"""The shared reaction race: compensated time, ruling, deadline (Slap rules 3.6)."""
+"""The shared reaction race: the arbiter's credit, ruling, deadline (Slap rules 3.6)."""
 
 import pytest
 
-from app.engines.race import Claim, accepts, compensated_time, min_window, race_deadline, rule
+from app.engines.race import Claim, Fairness, accepts, judge, min_window, race_deadline, rule
 
 S = 10_000
+FRAME = Fairness().frame_ms
+MIN_REACTION = Fairness().min_reaction_ms
 
 
 def honest(arrival: int, rtt: int) -> int:
@@ -12,8 +14,12 @@ def honest(arrival: int, rtt: int) -> int:
     return arrival - S - rtt
 
 
-def at(arrival: int, rtt: int | None, reaction: int | None, max_credit: int = 150) -> int:
-    return compensated_time(arrival, S, reaction, rtt, max_credit)
+def at(
+    arrival: int, rtt: int | None, reaction: int | None, max_credit: int = 150, enabled: bool = True
+) -> int:
+    """Where the arbiter ranks a claim whose stimulus was written to the player at S."""
+    fair = Fairness(max_credit_ms=max_credit, enabled=enabled)
+    return judge(0, arrival, S, sent=S, reaction_ms=reaction, rtt=rtt, jitter=0, fairness=fair).at
 
 
 def test_honest_client_gets_its_round_trip_back():
@@ -27,20 +33,24 @@ def test_credit_is_capped_by_max_credit():
 
 
 @pytest.mark.parametrize("reported", [0, 1, 50, 320, 400, 10_000, -5])
-def test_a_lying_client_never_gets_more_than_its_round_trip(reported):
-    assert at(10_400, 80, reported) >= 10_400 - 80
+def test_a_lying_client_never_gets_more_than_its_round_trip_and_a_frame(reported):
+    assert at(10_400, 80, reported) >= 10_400 - 80 - FRAME
 
 
-def test_missing_data_or_disabled_compensation_means_no_credit():
+def test_missing_sync_or_disabled_compensation_means_no_credit():
     assert at(10_400, None, 300) == 10_400
-    assert at(10_400, 80, None) == 10_400
-    assert compensated_time(10_400, S, 300, 80, 150, enabled=False) == 10_400
+    assert at(10_400, -20, 0) == 10_400  # a nonsense rtt is no measurement
+    assert at(10_400, 80, 300, enabled=False) == 10_400
 
 
-def test_compensated_time_never_precedes_the_stimulus():
-    assert at(10_030, 150, 0) == 10_000
-    assert at(9_990, 150, 0) == 9_990  # arrived before the stimulus: nothing to credit
-    assert at(10_400, -20, 0) == 10_400  # a nonsense rtt gives no credit
+def test_a_missing_reaction_gets_only_the_links_smallest_network_time():
+    low = 80 - Fairness().slack_ms
+    assert at(10_400, 80, None) == 10_400 - low
+
+
+def test_a_claim_is_never_ranked_faster_than_a_human_after_the_stimulus():
+    assert at(10_030, 150, 0) == S + MIN_REACTION
+    assert at(9_990, 150, 0) == S + MIN_REACTION  # arrived before the stimulus: a human minimum still
 
 
 def test_rule_orders_by_compensated_time_then_arrival_then_seat():

@@ -22,7 +22,7 @@ from app.engines.cards import build_deck
 from app.engines.rng import Rng
 from app.engines.slap import NUMBERS, EndKind, FlipKind, Phase, SlapEngine, SlapOptions, SlapState
 from app.engines.slap.scoring import placement_points
-from tests.engines.helpers import assert_json_ready
+from tests.engines.helpers import assert_json_ready, same_links
 
 ENGINE = SlapEngine()
 A, B, C, D = 0, 1, 2, 3
@@ -111,7 +111,7 @@ def slap(state: SlapState, seat: int, arrival: int, *, rtt=None, reaction=None, 
     action = {"type": "slap", "flip": state.flip if flip is None else flip}
     if reaction is not None:
         action["reaction_ms"] = reaction
-    return ENGINE.apply(state, Move(seat, action, arrival, rtt))
+    return ENGINE.apply(state, Move(seat, action, arrival, rtt))  # no timing: no link is known
 
 
 def timed_slap(state: SlapState, seat: int, arrival: int, reaction, links) -> SlapState:
@@ -126,9 +126,12 @@ def timed_slap(state: SlapState, seat: int, arrival: int, reaction, links) -> Sl
 
 
 def honest_slap(state: SlapState, seat: int, arrival: int, rtt: int) -> SlapState:
-    """A slap whose client honestly reports its reaction (shown rtt/2 after S, sent rtt/2 before arrival)."""
+    """A slap whose client honestly reports its reaction (shown rtt/2 after S, sent rtt/2 before arrival),
+    with the timing the room hands over: every seat on a link like this one, shown the flip at its reveal."""
     assert state.reveal_at is not None
-    return slap(state, seat, arrival, rtt=rtt, reaction=arrival - state.reveal_at - rtt)
+    action = {"type": "slap", "flip": state.flip, "reaction_ms": arrival - state.reveal_at - rtt}
+    timing = same_links(state.players, rtt, {f"flip:{state.flip}": state.reveal_at})
+    return ENGINE.apply(state, Move(seat, action, arrival, rtt, timing))
 
 
 def illegal(state: SlapState, move: Move) -> str:
@@ -305,8 +308,8 @@ def test_views_never_show_face_down_cards_or_the_seed():
 
 def test_simple_trick_goes_under_the_winners_pile():
     state = race_table(["Y07", "B02", "G07"])
-    state = honest_slap(state, B, 10_300, rtt=50)
-    state = honest_slap(state, A, 10_380, rtt=50)  # correct but slower: costs nothing
+    state = slap(state, B, 10_300)
+    state = slap(state, A, 10_380)  # correct but slower: costs nothing
     before = state
     state = ENGINE.tick(state, 10_300 + 210)  # no links known: the race stays open race_window_ms
     assert state.phase is Phase.FLIP_RESULT
@@ -341,7 +344,7 @@ def test_two_slaps_20ms_apart_on_equal_links():
 
 
 def test_without_links_the_race_stays_open_the_whole_window():
-    state = honest_slap(race_table(["Y05", "B01", "G05"]), A, 10_420, rtt=60)
+    state = slap(race_table(["Y05", "B01", "G05"]), A, 10_420, rtt=60, reaction=360)
     assert ENGINE.next_deadline(state) == 10_420 + 210
 
 
@@ -383,8 +386,8 @@ def test_compensation_reverses_arrival_order():
 
 def test_without_compensation_arrival_order_decides():
     state = race_table(["Y05", "B01", "G05"], latency_compensation=False)
-    state = honest_slap(state, A, 10_420, rtt=40)
-    state = honest_slap(state, C, 10_440, rtt=120)
+    state = slap(state, A, 10_420, rtt=40, reaction=380)
+    state = slap(state, C, 10_440, rtt=120, reaction=320)
     assert [c.at for c in state.slaps] == [10_420, 10_440]
     assert close(state).last.winner == A
 
@@ -429,10 +432,14 @@ def test_a_lying_client_gets_no_more_than_its_round_trip_jitter_and_a_frame():
     assert timed_slap(race_table(["Y05", "B01", "G05"]), C, 10_400, 310, links).slaps[0].flags == ()
 
 
-def test_moves_without_timing_keep_the_old_round_trip_credit():
-    """Logs from before the arbiter (no timing in the move) replay exactly as they were played."""
-    lying = slap(race_table(["Y05", "B01", "G05"]), C, 10_400, rtt=80, reaction=0)
-    assert (lying.slaps[0].at, lying.slaps[0].credit, lying.slaps[0].flags) == (10_320, 80, ())
+def test_a_slap_without_timing_is_judged_with_no_link_and_no_credit():
+    action = {"type": "slap", "flip": 1, "reaction_ms": 300}
+    state = ENGINE.apply(race_table(["Y05", "B01", "G05"]), Move(C, action, 10_400, 80))
+    claim = state.slaps[0]
+    assert (claim.at, claim.credit, claim.sent, claim.rtt) == (10_400, 0, None, None)
+    assert claim.flags == ("NO_STIMULUS", "NO_SYNC")
+    # Nobody's link is known, so the race waits its whole window for the others.
+    assert ENGINE.next_deadline(state) == 10_400 + state.options.race_window_ms
 
 
 def test_a_flagged_claim_loses_a_tie_to_a_clean_one():
@@ -449,8 +456,8 @@ def test_claims_within_the_tie_margin_are_a_seeded_draw():
     def tie(seed: str):
         state = new_game(3, seed=seed, now=S - 1000)
         state = reveal(arrange(state, [["Y05"], ["B01"], ["G05"]]))
-        state = slap(state, A, 10_400, rtt=100, reaction=300)  # at 10 300
-        state = slap(state, C, 10_406, rtt=100, reaction=306)  # at 10 306
+        state = honest_slap(state, A, 10_400, rtt=100)  # reacted in 300 ms: at 10 300
+        state = honest_slap(state, C, 10_406, rtt=100)  # reacted in 306 ms: at 10 306
         return state, close(state)
 
     racing, closed = tie("tie")
@@ -514,8 +521,8 @@ def test_stale_slaps_are_ignored_without_penalty():
 
 def test_a_player_outside_the_pair_may_win_it():
     state = race_table(["Y04", "B09", "G04"])
-    state = honest_slap(state, B, S + 250, rtt=30)
-    state = honest_slap(state, A, S + 300, rtt=30)
+    state = slap(state, B, S + 250)
+    state = slap(state, A, S + 300)
     state = close(state)
     assert state.last.winner == B
     assert sorted(state.piles[B][-3:]) == ["B09", "G04", "Y04"]

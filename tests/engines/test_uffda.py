@@ -496,7 +496,7 @@ def scripted_game(seed: str, players: int = 4) -> list:
     trace = [(state, [ENGINE.view(state, s) for s in (None, *range(players))])]
     now = 0
     while state.phase is not Phase.GAME_OVER:
-        now += 50
+        now += 150  # a call 150 ms after a mistake is a human reaction (the arbiter floors faster ones)
         deadline = ENGINE.next_deadline(state)
         if deadline is not None and deadline <= now:
             state = ENGINE.tick(state, deadline)

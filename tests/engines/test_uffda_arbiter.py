@@ -418,9 +418,12 @@ def test_a_void_race_is_reported_and_the_mistake_stays_catchable():
     assert offences(state) == [("UFFDA", A)] and state.phase is Phase.PLAY
 
 
-def test_moves_without_timing_keep_the_old_round_trip_credit():
-    """Logs from before the arbiter (no timing in the move) replay exactly as they were played."""
+def test_a_call_without_timing_is_judged_with_no_link_and_no_credit():
     state = missed_uffda()
-    move = Move(B, {"type": "call", "kind": "UFFDA", "target": A, "reaction_ms": 0}, T0 + 300, 80)
-    claim = ENGINE.apply(state, move).offences[0].calls[0].claim
-    assert (claim.at, claim.credit, claim.flags) == (T0 + 220, 80, ())
+    move = Move(B, {"type": "call", "kind": "UFFDA", "target": A, "reaction_ms": 150}, T0 + 300, 80)
+    offence = ENGINE.apply(state, move).offences[0]
+    claim = offence.calls[0].claim
+    assert (claim.at, claim.credit, claim.sent, claim.rtt) == (T0 + 300, 0, None, None)
+    assert claim.flags == ("NO_STIMULUS", "NO_SYNC")
+    # Nobody's link is known, so the race waits its whole window for the others.
+    assert offence.race_deadline == T0 + 300 + state.options.race_window_ms

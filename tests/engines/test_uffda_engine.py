@@ -194,6 +194,7 @@ def test_bad_actions_are_rejected_with_codes():
 def test_view_shape():
     state = table(HANDS, tops=(["4-6"], []))
     keys = {
+        "shapes",
         "game", "phase", "round", "rounds", "center", "dealer", "first_draw", "turn", "deadline", "piles",
         "branches", "community_open", "double", "seats", "hand", "drawn", "totals", "scores", "last",
         "penalties", "offences", "winners", "you", "legal",

@@ -16,6 +16,8 @@ from app.engines.uffda import ENGINE, Kind, Step, Turn, UffdaOptions, UffdaState
 from app.engines.uffda.board import new_branches, place, set_coin
 from app.engines.uffda.dominoes import DECK, double, has
 from app.engines.uffda.invariants import problems
+from app.engines.uffda.penalties import stimulus_key
+from tests.engines.helpers import same_links
 
 A, B, C, D = 0, 1, 2, 3
 T0 = 10_000
@@ -107,8 +109,18 @@ def side_of(state: UffdaState, side: int = 0) -> dict:
 SET_UP = {"cards are not conserved", "the game ended early", "totals are not the sum of the round scores"}
 
 
+def move(state: UffdaState, seat: int, action: object, at: int, rtt: int | None = None) -> Move:
+    """The move as the room hands it over: a measured link (``rtt``) comes with timing in which every
+    seat has that link and was shown each live mistake when it was made."""
+    if rtt is None:
+        return Move(seat, action, at)  # type: ignore[arg-type]
+    live = set(ENGINE.stimuli(state))
+    sent = {key: o.created_at for o in state.offences if (key := stimulus_key(o)) in live}
+    return Move(seat, action, at, rtt, same_links(state.players, rtt, sent))  # type: ignore[arg-type]
+
+
 def act(state: UffdaState, seat: int, action: dict, at: int, rtt: int | None = None) -> UffdaState:
-    new = ENGINE.apply(state, Move(seat, action, at, rtt))
+    new = ENGINE.apply(state, move(state, seat, action, at, rtt))
     wrong = [p for p in problems(new) if p not in SET_UP and not p.endswith("bad record")]
     assert not wrong, wrong
     return new
@@ -159,7 +171,7 @@ def illegal(state: UffdaState, seat: int, action, at: int = T0 + 50, rtt: int | 
     """Apply a move that must be rejected; check the state was left alone and return the code."""
     before = copy.deepcopy(state)
     with pytest.raises(IllegalAction) as info:
-        ENGINE.apply(state, Move(seat, action, at, rtt))
+        ENGINE.apply(state, move(state, seat, action, at, rtt))
     assert state == before
     assert info.value.message and info.value.message[0].isupper()
     return info.value.code

@@ -30,6 +30,7 @@ from tests.engines.helpers import assert_json_ready, replay_log
 from tests.engines.test_uffda import CARD_RE
 
 VIEW_KEYS = {
+    "shapes",
     "game",
     "phase",
     "round",

@@ -102,12 +102,12 @@ def test_coin_call_just_before_the_next_players_next_counts():
 def test_coin_call_in_flight_when_the_next_lands_counts_by_its_reaction_time():
     state = nxt(draw(forgotten_coin(), B, T0 + 300), B, T0 + 400)
     # Made at T0 + 390 (reaction 190 ms after the NEXT at T0 + 200), arriving 40 ms later.
-    late = call(state, D, Kind.COIN, A, T0 + 430, rtt=50, reaction=190)
+    late = call(state, D, Kind.COIN, A, T0 + 430, rtt=40, reaction=190)
     assert late.offences[0].calls[0].claim.at == T0 + 390
     assert caught(settle(late))[0] == D
-    # Made exactly at the NEXT: too late.
+    # Made exactly at the NEXT (reaction 200 ms, 30 ms on the way): too late.
     at_next = {"type": "call", "kind": "COIN", "target": A, "reaction_ms": 200}
-    assert illegal(state, D, at_next, T0 + 430, rtt=50) == "NO_OFFENCE"
+    assert illegal(state, D, at_next, T0 + 430, rtt=30) == "NO_OFFENCE"
 
 
 def test_coin_tie_goes_to_the_shortest_clockwise_distance():
@@ -169,19 +169,19 @@ def test_late_declaration_before_any_call_clears_the_offence():
 
 def test_a_call_earlier_than_the_declaration_by_more_than_the_margin_wins():
     state = missed_uffda()
-    state = call(state, B, Kind.UFFDA, A, T0 + 189)
-    state = declare(state, A, T0 + 200)
+    state = call(state, B, Kind.UFFDA, A, T0 + 289)
+    state = declare(state, A, T0 + 300)
     assert caught(settle(state)) == (B, A, [B])
     # Declared first, but the call was made earlier and arrives later (reaction time counts).
-    state = declare(missed_uffda(), A, T0 + 200)
-    state = call(state, B, Kind.UFFDA, A, T0 + 230, rtt=60, reaction=80)  # made at T0 + 180
+    state = declare(missed_uffda(), A, T0 + 300)
+    state = call(state, B, Kind.UFFDA, A, T0 + 330, rtt=60, reaction=170)  # made at T0 + 270
     assert caught(settle(state)) == (B, A, [B])
 
 
 def test_a_call_tied_with_the_declaration_loses_to_it():
-    for call_at in (T0 + 190, T0 + 200, T0 + 205):
+    for call_at in (T0 + 290, T0 + 300, T0 + 305):
         state = call(missed_uffda(), B, Kind.UFFDA, A, call_at)
-        state = settle(declare(state, A, T0 + 200))
+        state = settle(declare(state, A, T0 + 300))
         assert kinds(state) == ["saved"] and len(state.hands[A]) == 1 and len(state.hands[B]) == 2
         tied = dict(state.last[0].info)["tied"]
         assert tied == (A, B)
@@ -298,9 +298,9 @@ def test_latency_compensation_lets_the_faster_reaction_on_a_slower_link_win():
     state = honest(state, B, Kind.UFFDA, A, T0 + 420, rtt=40)  # reacted at T0 + 380
     state = honest(state, D, Kind.UFFDA, A, T0 + 440, rtt=120)  # reacted at T0 + 320
     assert caught(settle(state)) == (D, A, [D])
-    plain = missed_uffda(latency_compensation=False)
-    plain = honest(plain, B, Kind.UFFDA, A, T0 + 420, rtt=40)
-    plain = honest(plain, D, Kind.UFFDA, A, T0 + 440, rtt=120)
+    plain = missed_uffda(latency_compensation=False)  # by arrival (no links, so the race waits its window)
+    plain = call(plain, B, Kind.UFFDA, A, T0 + 420, rtt=None, reaction=280)
+    plain = call(plain, D, Kind.UFFDA, A, T0 + 440, rtt=None, reaction=220)
     assert caught(settle(plain)) == (B, A, [B])
 
 
@@ -441,3 +441,22 @@ def test_legal_lists_a_call_only_while_it_would_catch_something():
     declared = declare(state, A, T0 + 200)
     assert all(wanted not in ENGINE.view(declared, s)["legal"] for s in (B, C, D))
     assert {"type": "declare_uffda"} not in ENGINE.view(declared, A)["legal"]
+
+
+# -- what the views say about penalty cards and optional fields (rules 5.8) ---------------------------
+
+
+def test_a_drawn_card_given_away_as_a_penalty_card_is_no_longer_shown_as_drawn():
+    state = draw(nxt(missed_uffda(), A, T0 + 200), B, T0 + 300)
+    drawn = ENGINE.view(state, B)["drawn"]
+    assert drawn is not None and drawn in state.hands[B]
+    state = settle(call(state, B, Kind.UFFDA, A, T0 + 400, give=drawn))
+    assert drawn in state.hands[A] and drawn not in state.hands[B]
+    assert ENGINE.view(state, B)["drawn"] is None
+
+
+def test_the_view_describes_every_optional_action_field():
+    shapes = ENGINE.view(missed_uffda(), B)["shapes"]
+    assert set(shapes["play"]) == {"uffda"} and set(shapes["draw"]) == {"uffda"}
+    assert set(shapes["call"]) == {"give_card", "uffda", "reaction_ms"}
+    assert set(shapes["declare_uffda"]) == {"reaction_ms"}

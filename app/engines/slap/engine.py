@@ -118,21 +118,10 @@ def fairness(options: SlapOptions) -> Fairness:
 def _judge(state: SlapState, move: Move, reaction_ms: int | None, key: str) -> Claim:
     """Rules 3.6: the slap's effective reaction time, from the room's timing of this seat's link.
 
-    A move without timing (logged before the arbiter existed, or built by hand in a test) is
-    judged by the older capped round-trip credit, so such logs replay exactly as they were played.
+    A move without timing (the room saw no link, or a test) is judged with no link: no network
+    time is credited and the flip's reveal stands in for the unknown send time (NO_SYNC, NO_STIMULUS).
     """
-    options = state.options
-    if move.timing is None:
-        at = race.compensated_time(
-            arrival=move.at,
-            stimulus_at=_reveal_time(state),
-            reaction_ms=reaction_ms,
-            rtt=move.rtt,
-            max_credit_ms=options.max_credit_ms,
-            enabled=options.latency_compensation,
-        )
-        return Claim(move.seat, move.at, at, reaction_ms, move.rtt, credit=move.at - at)
-    link = move.timing.link(move.seat)
+    link = move.timing.link(move.seat) if move.timing is not None else None
     sent, rtt, jitter = (
         (link.sent.get(key), link.rtt, link.jitter) if link is not None else (None, None, None)
     )
@@ -144,12 +133,16 @@ def _judge(state: SlapState, move: Move, reaction_ms: int | None, key: str) -> C
         reaction_ms=reaction_ms,
         rtt=rtt,
         jitter=jitter,
-        fairness=fairness(options),
+        fairness=fairness(state.options),
     )
 
 
 def _pending(state: SlapState, move: Move, slaps: Sequence[Claim], key: str) -> list[Pending] | None:
-    """The seats that could still slap this flip and their reach; None when the move carries no links."""
+    """The seats that could still slap this flip and their reach.
+
+    None when the move carries no timing: nobody's link is known, so the race stays open for its
+    whole window (:func:`race.close_time`).
+    """
     if move.timing is None:
         return None
     fair = fairness(state.options)

@@ -13,8 +13,10 @@ nearest clockwise to the penalised player (:func:`race.clockwise_from`). The
 penalised player's late declaration runs in the same race at distance 0, so it
 wins every tie (DECISION 8.24).
 
-A move without timing (a test, or a log from before the arbiter) is judged by
-the older capped round-trip credit, so such logs replay as they were played.
+A move without timing (the room saw no link, or a test) is judged with no
+link: no network time is credited and the mistake's own time stands in for
+the unknown send time (flags NO_SYNC, NO_STIMULUS); with nobody's link known,
+its race stays open for the whole race window.
 
 >>> pick = race.clockwise_from(0, 4)  # tied callers B, D and the late declaration of A
 >>> pick((1, 3)), pick((0, 1, 3))
@@ -131,17 +133,7 @@ def close_windows(state: UffdaState, ended_turn: int, at: int, timing: Timing | 
 def _judge(state: UffdaState, offence: Offence, move: Move, reaction_ms: int | None) -> Claim:
     """The claim's place in the race: its effective reaction time since the mistake showed."""
     options = state.options
-    if move.timing is None:
-        at = race.compensated_time(
-            move.at,
-            offence.created_at,
-            reaction_ms,
-            move.rtt,
-            options.max_credit_ms,
-            enabled=options.latency_compensation,
-        )
-        return Claim(move.seat, move.at, at, reaction_ms, move.rtt, credit=move.at - at)
-    link = move.timing.link(move.seat)
+    link = move.timing.link(move.seat) if move.timing is not None else None
     sent, rtt, jitter = (
         (link.sent.get(stimulus_key(offence)), link.rtt, link.jitter) if link else (None, None, None)
     )
@@ -158,7 +150,8 @@ def _judge(state: UffdaState, offence: Offence, move: Move, reaction_ms: int | N
 
 
 def _pending(offence: Offence, move: Move, options: UffdaOptions) -> list[Pending] | None:
-    """The seats that could still join this race and their reach; None when the move carries no links."""
+    """The seats that could still join this race and their reach; None (stay open for the whole
+    window) when the move carries no timing, as nobody's link is known."""
     if move.timing is None:
         return None
     fair = fairness(options)
@@ -227,7 +220,7 @@ def call(state: UffdaState, move: Move, action: CallAction) -> UffdaState:
         raise IllegalAction("ALREADY_CALLED", "You already made that call.")
     if reason == "DECLARED":
         raise IllegalAction("NO_OFFENCE", "Too late: that player said UFF-DA! first.")
-    what = "a forgotten coin" if kind is Kind.COIN else "a missed UFF-DA!"
+    what = "forgotten coin" if kind is Kind.COIN else "missed UFF-DA!"
     raise IllegalAction("NO_OFFENCE", f"There is no {what} to catch on that player right now.")
 
 

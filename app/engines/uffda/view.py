@@ -39,6 +39,21 @@ from app.engines.uffda.turn import can_pass, going_out_blocked, plays
 
 _FREE_NEXT = (Step.AFTER_DRAW, Step.FOLLOW_UP_DRAWN, Step.DONE)
 
+SHAPES: JSON = {
+    "play": {"uffda": "true (optional): say UFF-DA! with this play, if it leaves you one card"},
+    "draw": {"uffda": "true (optional): say UFF-DA! with this draw (counts for the extra draw of a double)"},
+    "declare_uffda": {
+        "reaction_ms": "whole ms (optional): how long you took to react, as your client saw it"
+    },
+    "call": {
+        "give_card": "card id from your hand (optional): the penalty card you give; default your highest",
+        "uffda": "true (optional): say UFF-DA! with the call, if giving the card leaves you one",
+        "reaction_ms": "whole ms (optional): how long you took to react, as your client saw it",
+    },
+}
+"""The optional fields each kind of action in ``legal`` may add (view key ``shapes``); a ``legal`` entry
+lists only the fields the action needs."""
+
 
 def _callable(offence: Offence, seat: int) -> bool:
     return (
@@ -203,7 +218,7 @@ def view(state: UffdaState, seat: int | None) -> JSON:
             for hand, total in zip(state.hands, state.totals, strict=True)
         ],
         "hand": None if seat is None else list(state.hands[seat]),
-        "drawn": turn.drawn if seat is not None and seat == turn.seat and playing else None,
+        "drawn": _drawn(state, seat),
         "totals": list(state.totals),
         "scores": [record_json(r) for r in state.history],
         "last": [event_json(e, seat) for e in state.last],
@@ -212,7 +227,16 @@ def view(state: UffdaState, seat: int | None) -> JSON:
         "winners": list(seats_with_lowest(state.totals)) if state.phase is Phase.GAME_OVER else [],
         "you": seat,
         "legal": legal(state, seat),
+        "shapes": SHAPES,
     }
+
+
+def _drawn(state: UffdaState, seat: int | None) -> str | None:
+    """The card the active seat just drew, while it still holds it (a penalty card it gave away is gone)."""
+    turn = state.turn
+    if seat is None or seat != turn.seat or state.phase is not Phase.PLAY or turn.drawn is None:
+        return None
+    return turn.drawn if turn.drawn in state.hands[seat] else None
 
 
 def result_detail(state: UffdaState) -> JSON:
