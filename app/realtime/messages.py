@@ -248,7 +248,6 @@ class Code(StrEnum):
     NO_GAME = "NO_GAME"
     DUPLICATE_ACTION = "DUPLICATE_ACTION"
     RATE_LIMITED = "RATE_LIMITED"
-    LOG_FAILED = "LOG_FAILED"
     SERVER_ERROR = "SERVER_ERROR"
     TOO_SLOW = "TOO_SLOW"
     REMOVED = "REMOVED"
@@ -275,8 +274,11 @@ CODE_DOCS: dict[Code, str] = {
     Code.NO_GAME: "The room has no game running (reject).",
     Code.DUPLICATE_ACTION: "This action id was already applied; sent in an `ack` with `duplicate: true`.",
     Code.RATE_LIMITED: "Too many messages; this one was dropped (reject/error; connection stays open).",
-    Code.LOG_FAILED: "The action could not be stored durably, so it was not applied (reject).",
-    Code.SERVER_ERROR: "A host command failed inside the server (a bug, logged); nothing changed (reject).",
+    Code.SERVER_ERROR: (
+        "Something failed inside the server while handling this input (an engine bug, a refused "
+        "database write, a value the log cannot store; logged): it was not applied and nothing "
+        "changed. Try again (reject; HTTP 503; error then close 1011 when joining)."
+    ),
     Code.TOO_SLOW: "The send queue kept overflowing despite reset snapshots (error, then close 4008).",
     Code.REMOVED: "The host removed this player from the room (error, then close 4003).",
     Code.LEFT: "This player left the room (`POST /api/rooms/{code}/leave`); error, then close 1000.",
@@ -288,5 +290,6 @@ CLOSE_CODES: dict[int, str] = {
     4003: "removed from the room by the host (REMOVED)",
     4004: "unknown room (UNKNOWN_ROOM)",
     4008: "too slow to keep up (TOO_SLOW)",
+    1011: "the room could not take the connection just now (SERVER_ERROR); reconnect",
     1009: "frame far above the limit (closed by the server's WebSocket layer at 1 MiB)",
 }

@@ -80,7 +80,7 @@ SLAP_RULE_CODES: dict[str, tuple[str, str]] = {
         f"integer `flip`, or a `reaction_ms` that is not a whole number from 0 to {MAX_REACTION_MS}.",
     ),
     "UNKNOWN_ACTION": ("reject", "Slap has no action of that `type` (there are `nu` and `slap`)."),
-    "GAME_OVER": ("reject", "The match is over."),
+    "GAME_OVER": ("reject", "The game is over: no more moves."),
     "NOT_SEATED": (
         "reject",
         "The seat is not at this table (the room normally answers the transport `NOT_SEATED` first).",
@@ -114,7 +114,7 @@ RACE_FLAGS = (
     race.NO_STIMULUS,
 )
 
-SLAP_SHARED_MODULES = ("race", "cards", "rng", "seats", "timing")
+SLAP_SHARED_MODULES = ("step", "inputs", "race", "cards", "rng", "seats", "timing")
 """Modules of ``app.engines`` that Slap uses; their ``IllegalAction`` codes would be Slap's too."""
 
 ROOM_VIEW_KEYS: dict[str, str] = {

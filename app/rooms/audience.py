@@ -29,6 +29,8 @@ class Viewer:
     snapshot_reason: str = "join"
     """Why the next snapshot is sent: "join", "resync", "seat" (view changed seat), "reset" (overflow)."""
     overflows: int = 0
+    dropped: bool = False
+    """Closed as too slow: nothing more is sent to it while its disconnect is on its way."""
     stimuli: dict[str, tuple[int, int]] = field(default_factory=dict)
     """Race stimuli this connection was shown: key -> (seq of the first frame carrying it, room time
     it was queued)."""
@@ -39,7 +41,7 @@ class Viewer:
 
     def send(self, text: str) -> None:
         """An answer or notice (not a state frame)."""
-        if not self.peer.send(text):
+        if not self.dropped and not self.peer.send(text):
             self.overflowed()
 
     def send_patch(self, ops_text: str) -> None:
@@ -54,14 +56,17 @@ class Viewer:
         self._send_frame(f'{{"type":"snapshot","seq":{self.seq},"reason":"{reason}","view":{view_text}}}')
 
     def _send_frame(self, text: str) -> None:
-        if not self.peer.send(text, self.seq):
+        if not self.dropped and not self.peer.send(text, self.seq):
             self.overflowed()
 
     def overflowed(self) -> None:
         # The backlog was emptied (frames, answers and pings alike): the next broadcast sends one
         # snapshot instead of the lost frames. One that keeps overflowing is dropped.
+        if self.dropped:
+            return
         self.overflows += 1
         if self.overflows > MAX_OVERFLOWS:
+            self.dropped, self.needs_snapshot = True, False
             self.peer.close(4008, "TOO_SLOW", "Your connection could not keep up with the table.")
             return
         self.needs_snapshot = True

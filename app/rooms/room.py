@@ -171,7 +171,8 @@ class Room:
 
     async def _run(self) -> None:
         while True:
-            if not self._inbox:
+            # An overflow during a turn leaves a reset snapshot owed: the next turn sends it.
+            if not self._inbox and not any(v.needs_snapshot for v in self.viewers.values()):
                 self._wake.clear()
                 deadline = self.next_deadline()
                 await self._clock.wait(self._wake, None if deadline is None else deadline - self._offset)
@@ -207,8 +208,6 @@ class Room:
         await self._finish_if_over()
         self.broadcast()
         self.answers.send()
-        if any(v.needs_snapshot for v in self.viewers.values()):
-            self._wake.set()  # an overflow during this turn: its reset snapshot goes out next turn
 
     async def _handle_call(self, item: Call) -> None:
         queued = self._queued()

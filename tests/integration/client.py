@@ -186,6 +186,7 @@ class Api:
 
     async def call(self, method: str, path: str, token: str | None = None, **kw: Any) -> httpx.Response:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
+        headers.update(kw.pop("headers", None) or {})
         return await self.http.request(method, path, headers=headers, **kw)
 
     async def create_room(

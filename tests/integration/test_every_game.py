@@ -18,8 +18,9 @@ import pytest
 from app.bots import bot_for
 from app.db.store import Store
 from app.engines import ENGINES
-from app.engines.base import Move
+from app.engines.step import step
 from app.rooms.replay import seat_setups
+from app.rooms.table import input_of
 from tests.integration.client import Api, Client
 from tests.integration.server import ServerProcess
 
@@ -112,11 +113,7 @@ async def strings_each_seat_may_see(database_url: str, code: str, seats: int) ->
     keys: list[int | None] = [None, *range(seats)]
     allowed: dict[int | None, set[str]] = {k: set(strings_in(engine.view(state, k))) for k in keys}
     for ev in events:
-        if ev.kind == "tick":
-            state = engine.tick(state, ev.at)
-        else:
-            assert ev.kind == "move" and ev.seat is not None and ev.action is not None
-            state = engine.apply(state, Move.from_log(ev.seat, ev.action, ev.at, ev.rtt))
+        state = step(engine, state, input_of(ev))
         for k in keys:
             allowed[k].update(strings_in(engine.view(state, k)))
     return allowed
