@@ -534,11 +534,7 @@ class Store:
         seed_hash: str,
         started_at: int,
     ) -> GameRec:
-        game = _new_game(room_code, engine, options, seats, seed, seed_hash, started_at)
-        async with self.sessions.begin() as session:
-            session.add(game)
-            await session.flush()
-        return _game_rec(game)
+        return await self.start_game(room_code, (), engine, options, seats, seed, seed_hash, started_at)
 
     async def finish_game(self, game_id: int, result: dict[str, Any]) -> GameRec:
         """Mark a game finished with its ``result``; returns it, :class:`NotFound` if missing."""

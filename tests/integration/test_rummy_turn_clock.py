@@ -19,6 +19,20 @@ async def room_clock(api: Api, code: str) -> dict[str, Any]:
     return data
 
 
+async def two_at_a_rummy_table(
+    server: ServerProcess, api: Api
+) -> tuple[list[dict[str, Any]], str, list[Client]]:
+    """Ana and Bo, connected, a game of Rummy with one-minute turns started."""
+    people = [await api.player(n) for n in ("Ana", "Bo")]
+    code = (await api.create_room(people[0]["token"], "rummy", {"turn_ms": 60_000}))["code"]
+    await api.sit(people[1]["token"], code)
+    players = [await Client(server.ws, code, p["token"]).open() for p in people]
+    await api.start(people[0]["token"], code)
+    for c in players:
+        await c.until(lambda v: v["game"] is not None)
+    return people, code, players
+
+
 async def until_durable(api: Api, code: str, room_now: int) -> None:
     """Wait (bounded) for the server's periodic checkpoint to make ``room_now`` durable."""
     give_up = time.monotonic() + 10
@@ -32,13 +46,7 @@ async def test_the_turn_deadline_survives_a_crash_and_its_timeout_is_applied_and
 ) -> None:
     server = any_db_server
     api = Api(server.http)
-    people = [await api.player(n) for n in ("Ana", "Bo")]
-    code = (await api.create_room(people[0]["token"], "rummy", {"turn_ms": 60_000}))["code"]
-    await api.sit(people[1]["token"], code)
-    players = [await Client(server.ws, code, p["token"]).open() for p in people]
-    await api.start(people[0]["token"], code)
-    for c in players:
-        await c.until(lambda v: v["game"] is not None)
+    people, code, players = await two_at_a_rummy_table(server, api)
     game = players[0].game
     mover, deadline, turn_id = game["turn"], game["deadline"], game["turn_id"]
     started = (await api.call("GET", f"/api/rooms/{code}")).json()["match"]["started_at"]
@@ -109,13 +117,7 @@ async def test_a_turn_ending_with_an_invalid_table_is_rejected_with_the_reasons_
 async def test_an_idle_turn_keeps_its_time_left_across_a_crash(any_db_server: ServerProcess) -> None:
     server = any_db_server
     api = Api(server.http)
-    people = [await api.player(n) for n in ("Ana", "Bo")]
-    code = (await api.create_room(people[0]["token"], "rummy", {"turn_ms": 60_000}))["code"]
-    await api.sit(people[1]["token"], code)
-    players = [await Client(server.ws, code, p["token"]).open() for p in people]
-    await api.start(people[0]["token"], code)
-    for c in players:
-        await c.until(lambda v: v["game"] is not None)
+    people, code, players = await two_at_a_rummy_table(server, api)
     deadline, turn_id = players[0].game["deadline"], players[0].game["turn_id"]
     started = (await room_clock(api, code))["room_now"]
 

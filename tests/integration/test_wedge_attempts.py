@@ -52,10 +52,10 @@ async def test_hostile_seat_prefs_are_refused_and_the_room_then_plays_a_whole_ga
         await client.until(lambda v: v["game"] is not None)
     rng = random.Random(3)
     for _ in range(3000):
+        await sync_all(players)
         if players[0].game["phase"] == "MATCH_OVER":
             break
         await step(api, code, players, rng)
-    await sync_all(players)
     assert players[0].game["phase"] == "MATCH_OVER"
     assert players[0].view is not None and players[0].view["room"]["status"] == "finished"
     late = await Client(server.ws, code, mallory["token"]).open()

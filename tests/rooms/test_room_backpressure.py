@@ -8,9 +8,7 @@ from app.rooms.room import Room
 from tests.rooms.conftest import FakePeer, settle
 
 
-async def lobby_with_peers(
-    manager: RoomManager, slow_capacity: int
-) -> tuple[Room, str, FakePeer, FakePeer]:
+async def lobby_with_peers(manager: RoomManager, slow_capacity: int) -> tuple[Room, str, FakePeer, FakePeer]:
     host = await manager.store.create_player("Ana")
     guest = await manager.store.create_player("Bo")
     room = await manager.create(game="slap", options={}, public=True, host_id=host.id, host_name=host.name)
