@@ -61,6 +61,9 @@ def table(
         turn=Turn(seat, 1, Step.OPEN, T0, None),
         offences=(),
         last=(),
+        recent=(),
+        previous=None,
+        released=(0,) * players,
     )
     for branch, cards in (board or {}).items():
         state = lay(state, branch, *cards)
