@@ -191,5 +191,11 @@ def kinds(state: UffdaState) -> list[str]:
     return [e.kind for e in state.last]
 
 
+def turn_actions(state: UffdaState, seat: int) -> list[dict]:
+    """The seat's listed actions but the shouts (calls and the late UFF-DA!), which the view
+    offers wherever they are possible at all (rules 8.36)."""
+    return [a for a in ENGINE.view(state, seat)["legal"] if a["type"] not in ("call", "declare_uffda")]
+
+
 def offences(state: UffdaState) -> list[tuple[str, int]]:
     return [(o.kind.value, o.offender) for o in state.offences]

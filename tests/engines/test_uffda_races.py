@@ -131,7 +131,7 @@ def test_a_forgotten_coin_is_never_placed_after_the_window():
     state = nxt(draw(forgotten_coin(), B, T0 + 300), B, T0 + 400)
     state = ENGINE.tick(state, T0 + 10_000)
     assert not state.branches[A].coin and state.offences == ()
-    assert [a for a in ENGINE.view(state, C)["legal"] if a["type"] == "call"] == []
+    assert illegal(state, C, {"type": "call", "kind": "COIN", "target": A}, T0 + 10_001) == "NO_OFFENCE"
 
 
 # -- 13-16. UFF-DA! ----------------------------------------------------------------------------
