@@ -216,7 +216,8 @@ def test_view_shape():
     ]
     assert view["recent"] == [] and view["previous"] is None  # a table starts with no past
     assert [set(s) for s in view["seats"]] == [{"cards", "total"}] * 4
-    assert ENGINE.view(state, B)["legal"] == [] and ENGINE.view(state, None)["hand"] is None
+    assert all(a["type"] == "call" for a in ENGINE.view(state, B)["legal"])  # not B's turn: shouts only
+    assert ENGINE.view(state, None)["legal"] == [] and ENGINE.view(state, None)["hand"] is None
     doubled = table([["5-5", "5-7", "8-8"], *HANDS[1:]], board={A: ["0-5"]})
     doubled = play(doubled, A, "5-5", end_at(doubled, A, 5), T0 + 100)
     shown = {"branch": A, "on": 1, "value": 5, "sides": [None, None], "layer": A}
