@@ -13,9 +13,15 @@ against them (rules 6.3), so the bot's one aim is a small, light hand:
   and otherwise places the coin it then owes before NEXT (rules 4.6);
 - it says UFF-DA! with every release that leaves it one card (rules 5.1),
   declares late if it ever missed one, and calls COIN! or UFF-DA! on another
-  player's mistake as soon as the view offers the call, paying the penalty card
-  with its heaviest card (rules 5.4-5.6). The view lists a call only when it
-  would catch something, and the server supplies the reaction delay.
+  player's mistake as soon as it notices it, paying the penalty card with its
+  heaviest card (rules 5.4-5.6); the server supplies the reaction delay.
+
+The view offers every call at all times and flags no mistake (rules 8.36), so
+the bot notices them as a player at the table does, from public information
+only: :func:`offences_seen` reads the public events of the last two turns
+(``recent``), the facts of the turn before (``previous``), hand counts and
+coins. :func:`random_player`, the random player of the generic playouts, shouts
+only what that function sees, so every action it sends is accepted.
 
 >>> view = {"phase": "PLAY", "you": 0, "turn": {"seat": 0, "step": "OPEN"}, "hand": ["0-1", "2-9"],
 ...         "branches": [{"owner": 0, "ends": [{"value": 1, "on": 0, "side": 0},
@@ -31,6 +37,7 @@ against them (rules 6.3), so the bot's one aim is a small, light hand:
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass, field
 
 from app.engines.base import JSON
 from app.engines.uffda.dominoes import has, is_double, other, points
@@ -68,18 +75,149 @@ def first_of(view: JSON, kind: str) -> JSON | None:
     return offered[0] if offered else None
 
 
-def late_declaration(view: JSON) -> JSON | None:
-    """Say a missed UFF-DA! before anyone catches it."""
+@dataclass
+class _Mistake:
+    """A mistake as the table saw it: its kind, who made it, its turn and who has called it."""
+
+    kind: str
+    offender: int
+    turn: int
+    callers: set[int] = field(default_factory=set)
+
+
+def _turns(events: list[JSON], now: int) -> list[int]:
+    """The turn of each event: every NEXT ends the turn before ``now`` it is counted back from."""
+    turns: list[int] = []
+    for e in reversed(events):
+        if e["kind"] == "next":
+            now -= 1
+        turns.append(now)
+    return turns[::-1]
+
+
+def _counts_after(events: list[JSON], counts: list[int]) -> list[list[int]]:
+    """Every seat's card count right after each event, undone from the counts shown now."""
+    counts = list(counts)
+    after: list[list[int]] = []
+    for e in reversed(events):
+        after.append(list(counts))
+        kind, seat = e["kind"], e["seat"]
+        if kind == "play":
+            counts[seat] += 1
+        elif kind == "draw":
+            counts[seat] -= 1
+        elif kind == "caught":
+            counts[seat] += 1
+            counts[e["target"]] -= 1
+    return after[::-1]
+
+
+def _first(mistakes: list[_Mistake], kind: str, offender: int, turn: int, caller: int | None = None) -> int:
+    """The index of the oldest such mistake (that ``caller`` is in the race of, if given), or -1."""
+    for i, m in enumerate(mistakes):
+        if (m.kind, m.offender, m.turn) == (kind, offender, turn) and (caller is None or caller in m.callers):
+            return i
+    return -1
+
+
+def _forgot_coin(view: JSON) -> _Mistake | None:
+    """The turn before ended with a coin owed (drew outside a double, played nothing, rules 4.6)
+    and the coin is still off, so nobody has caught it: catchable all this turn (rules 5.3)."""
+    prev = view.get("previous")
+    if not prev or not prev["drew"] or prev["drew_under_double"] or prev["played"]:
+        return None
+    if view["branches"][prev["seat"]]["coin"]:
+        return None  # placed before NEXT, or placed by a catch
+    return _Mistake("COIN", prev["seat"], prev["no"])
+
+
+def offences_seen(view: JSON) -> list[tuple[str, int]]:
+    """The open mistakes this seat can act on, as ``(kind, offender)``, from public information.
+
+    Another seat's forgotten coin or missed UFF-DA! that this seat has not called yet, and
+    this seat's own missed UFF-DA! not yet said (the offender is then the seat itself: the
+    answer is a late declaration). A missed UFF-DA! is a release leaving one card without
+    UFF-DA! (rules 5.1) in the turn in play or the one before (rules 5.3), until a late
+    declaration clears all of the player's (settled decision A) or a catch takes the oldest.
+    Races are followed through the ``call``, ``caught`` and ``void`` events, which name the
+    turn of the mistake they are about; a race settles its oldest mistake first.
+    Nothing here reads anything a player at the table could not see.
+
+    >>> view = {"phase": "PLAY", "penalties": True, "you": 1, "turn": {"no": 4},
+    ...         "seats": [{"cards": 1}, {"cards": 5}, {"cards": 6}], "previous": None,
+    ...         "recent": [{"kind": "play", "seat": 0, "uffda": False},
+    ...                    {"kind": "next", "seat": 0}]}
+    >>> offences_seen(view)
+    [('UFFDA', 0)]
+    >>> offences_seen({**view, "recent": [{"kind": "play", "seat": 0, "uffda": True}]})
+    []
+    """
+    me = view.get("you")
+    if view.get("phase") != "PLAY" or not view.get("penalties") or me is None:
+        return []
+    events: list[JSON] = view.get("recent") or []
+    now: int = view["turn"]["no"]
+    turns = _turns(events, now)
+    after = _counts_after(events, [s["cards"] for s in view["seats"]])
+    coin = _forgot_coin(view)
+    mistakes: list[_Mistake] = []
+    for e, turn, counts in zip(events, turns, after, strict=True):
+        kind, seat = e["kind"], e["seat"]
+        if kind == "next" and coin is not None and turn == coin.turn:
+            mistakes.append(coin)
+        elif kind == "uffda":
+            mistakes = [m for m in mistakes if (m.kind, m.offender) != ("UFFDA", seat)]
+        elif kind == "call":
+            joined = next(
+                (
+                    m
+                    for m in mistakes
+                    if (m.kind, m.offender, m.turn) == (e["call"], e["target"], e["turn"])
+                    and seat not in m.callers
+                ),
+                None,
+            )
+            if joined is not None:
+                joined.callers.add(seat)
+        elif kind in ("caught", "void"):
+            key = (e["call"], e["target"], e["turn"])
+            i = _first(mistakes, *key, caller=seat if kind == "caught" else None)
+            if i < 0 and kind == "caught":
+                i = _first(mistakes, *key)
+            if i >= 0 and kind == "caught":
+                del mistakes[i]
+            elif i >= 0:
+                mistakes[i].callers.clear()  # a void race: the mistake stays, its calls are gone
+        if kind in ("play", "draw", "caught") and e["uffda"] is False and counts[seat] == 1:
+            mistakes.append(_Mistake("UFFDA", seat, turn))
+    seen: list[tuple[str, int]] = []
+    for m in mistakes:
+        mine = m.offender == me
+        actionable = (mine and m.kind == "UFFDA") or (not mine and me not in m.callers)
+        if actionable and (m.kind, m.offender) not in seen:
+            seen.append((m.kind, m.offender))
+    return seen
+
+
+def late_declaration(view: JSON, seen: list[tuple[str, int]]) -> JSON | None:
+    """Say a missed UFF-DA! of its own before anyone catches it."""
+    if ("UFFDA", view["you"]) not in seen:
+        return None
     return first_of(view, "declare_uffda")
 
 
-def catch(view: JSON) -> JSON | None:
+def noticed_calls(view: JSON, seen: list[tuple[str, int]]) -> list[JSON]:
+    """The listed calls on a mistake this seat has noticed (the view lists every call)."""
+    return [a for a in of_type(view, "call") if (a["kind"], a["target"]) in seen]
+
+
+def catch(view: JSON, seen: list[tuple[str, int]]) -> JSON | None:
     """Call another player's forgotten coin or missed UFF-DA!, giving away the heaviest card.
 
     A catch is pure gain: the bot's hand shrinks by a card and the offender's
     grows. When that card leaves the bot one card, the call says UFF-DA! too.
     """
-    calls = of_type(view, "call")
+    calls = noticed_calls(view, seen)
     if not calls:
         return None
     mine = hand(view)
@@ -172,7 +310,25 @@ def choose(view: JSON, rng: random.Random) -> JSON | None:
     """Own late UFF-DA! first, then a catch, then the turn; None when nothing is to be done."""
     if view.get("phase") != "PLAY":
         return None
-    urgent = late_declaration(view) or catch(view)
+    seen = offences_seen(view)
+    urgent = late_declaration(view, seen) or catch(view, seen)
     if urgent is not None:
         return urgent
     return turn_action(view, rng) if my_turn(view) else None
+
+
+def random_player(view: JSON, rng: random.Random) -> JSON | None:
+    """Any listed action at random, but a shout only on a mistake it has seen (:func:`offences_seen`).
+
+    The view lists every call at all times and a late declaration whenever one could be owed;
+    most of those would be refused ``NO_OFFENCE``, so a random player that is to send only
+    accepted actions keeps the shouts an honest player would have a reason for.
+    """
+    seen = offences_seen(view)
+    shouts = noticed_calls(view, seen)
+    late = late_declaration(view, seen)
+    if late is not None:
+        shouts.append(late)
+    rest = [a for a in view.get("legal") or [] if a.get("type") not in ("call", "declare_uffda")]
+    options = rest + shouts
+    return rng.choice(options) if options else None

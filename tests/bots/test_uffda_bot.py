@@ -1,5 +1,5 @@
 """The UFF-DA! bot: plays its heaviest card, fills its own doubles, pays owed coins, says UFF-DA!
-in time and catches the others' mistakes.
+in time and catches the others' mistakes, noticed from public information only (rules 5.8, 8.36).
 
 Scenarios are hand-made tables (``tests.engines.test_uffda_helpers``); whole games run through
 the engine with no server (``app.bots.playout``), where the engine rejects any action it does not
@@ -13,12 +13,28 @@ from collections import Counter
 
 import pytest
 
-from app.bots import Chooser, random_choice, uffda
+from app.bots import Chooser, random_player_for, uffda
 from app.bots.playout import playout
 from app.engines.base import JSON, Move
-from app.engines.uffda import ENGINE, Kind, UffdaOptions, UffdaState
+from app.engines.uffda import ENGINE, Kind, Phase, UffdaOptions, UffdaState
 from tests.bots.helpers import assert_clearly_above, win_share
-from tests.engines.test_uffda_helpers import T0, A, B, C, draw, nxt, offences, play, table
+from tests.engines.test_uffda_helpers import (
+    T0,
+    A,
+    B,
+    C,
+    act,
+    call,
+    declare,
+    draw,
+    end_at,
+    nxt,
+    offences,
+    play,
+    settle,
+    side_of,
+    table,
+)
 
 PLAYERS = range(ENGINE.min_players, ENGINE.max_players + 1)
 BOT_FLAGS = ("uffda", "give_card")
@@ -40,6 +56,25 @@ def listed_only(chooser: Chooser) -> Chooser:
 
 def bot(state: UffdaState, seat: int) -> JSON | None:
     return uffda.choose(ENGINE.view(state, seat), random.Random(0))
+
+
+def seen(state: UffdaState, seat: int) -> list[tuple[str, int]]:
+    return uffda.offences_seen(ENGINE.view(state, seat))
+
+
+def catchable(state: UffdaState, seat: int) -> set[tuple[str, int]]:
+    """The oracle, for tests only: the engine's open mistakes this seat could act on now."""
+    if state.phase is not Phase.PLAY or not state.options.penalties:
+        return set()
+    out = set()
+    for o in state.offences:
+        if o.closes_at is not None or o.declaration is not None:
+            continue
+        if o.offender == seat and o.kind is Kind.UFFDA:
+            out.add((o.kind.value, seat))
+        elif o.offender != seat and all(c.claim.seat != seat for c in o.calls):
+            out.add((o.kind.value, o.offender))
+    return out
 
 
 # -- single decisions -----------------------------------------------------------------------
@@ -84,27 +119,112 @@ def test_protects_its_branch_after_playing_on_it_then_says_next() -> None:
     assert bot(state, A) == {"type": "next"}
 
 
+MISS_HANDS = [["0-5", "3-4"], ["2-3"], ["1-2", "6-9", "1-1"]]
+COIN_HANDS = [["7-8", "8-9"], ["9-9", "7-9"], ["7-7", "5-6"]]
+
+
 def test_catches_a_missed_uffda_giving_its_heaviest_card() -> None:
-    state = table([["0-5", "3-4"], ["2-3"], ["1-2", "6-9", "1-1"]])
+    state = table(MISS_HANDS)
     state = play(state, A, "0-5", {"branch": A, "on": -1, "side": 0}, T0 + 10)  # no UFF-DA!
     assert offences(state) == [("UFFDA", A)]
     assert bot(state, C) == {"type": "call", "kind": "UFFDA", "target": A, "give_card": "6-9"}
     assert bot(state, B) is None  # one card only: it may not call
 
 
+def test_5_8_a_missed_uffda_is_noticed_from_the_public_play_alone() -> None:
+    for uffda_said in (False, True):
+        state = table(MISS_HANDS)
+        state = play(state, A, "0-5", {"branch": A, "on": -1, "side": 0}, T0 + 10, uffda=uffda_said)
+        view = ENGINE.view(state, C)
+        assert view["offences"] == []  # no flag: the view offers the same calls either way
+        assert {"type": "call", "kind": "UFFDA", "target": A} in view["legal"]
+        action = uffda.choose(view, random.Random(0))
+        assert (action is not None and action["type"] == "call") is not uffda_said
+
+
 def test_calls_coin_on_a_forgotten_coin() -> None:
-    hands = [["7-8", "8-9"], ["9-9", "7-9"], ["7-7", "5-6"]]
-    state = table(hands, board={A: ["0-1"]}, coins={A: False}, tops=(["4-5"], []))
+    state = table(COIN_HANDS, board={A: ["0-1"]}, coins={A: False}, tops=(["4-5"], []))
     state = nxt(draw(state, A, T0 + 100), A, T0 + 300)
     assert offences(state) == [("COIN", A)]
     call = bot(state, C)
     assert call == {"type": "call", "kind": Kind.COIN.value, "target": A, "give_card": "7-7", "uffda": True}
 
 
+def test_5_8_a_forgotten_coin_is_noticed_from_the_previous_turn_and_the_coin() -> None:
+    for place in (False, True):
+        state = table(COIN_HANDS, board={A: ["0-1"]}, coins={A: False}, tops=(["4-5"], []))
+        state = draw(state, A, T0 + 100)
+        if place:
+            state = act(state, A, {"type": "place_coin"}, T0 + 200)
+        state = nxt(state, A, T0 + 300)
+        view = ENGINE.view(state, C)
+        assert view["offences"] == [] and view["previous"]["drew"] and not view["previous"]["played"]
+        assert (bot(state, C) is not None) is not place
+
+
+def test_4_6_a_draw_under_a_double_owes_no_coin_so_the_bot_does_not_call() -> None:
+    hands = [["8-9", "7-8"], ["2-3", "4-4", "4-6"], ["2-2", "5-6", "1-1"]]
+    state = table(hands, seat=B, board={B: ["0-4"]}, coins={C: False}, tops=(["3-9", "1-9"], []))
+    state = play(state, B, "4-4", {"branch": B, "on": 0, "side": 0}, T0 + 10)
+    state = nxt(draw(state, B, T0 + 20), B, T0 + 30)  # B leaves the double to C
+    state = nxt(draw(state, C, T0 + 40), C, T0 + 50)  # C cannot fill: draws, says NEXT, coin off
+    assert not state.branches[C].coin and state.offences == ()
+    assert ENGINE.view(state, A)["previous"]["drew_under_double"] is True
+    assert seen(state, A) == [] and bot(state, A) is not None and bot(state, A)["type"] != "call"
+
+
+def test_5_7_the_catcher_left_with_one_card_without_uffda_is_noticed() -> None:
+    hands = [["0-5", "3-4"], ["2-3", "2-6"], ["1-2", "6-9", "1-1"]]
+    state = table(hands)
+    state = play(state, A, "0-5", {"branch": A, "on": -1, "side": 0}, T0 + 10)
+    state = settle(call(state, B, Kind.UFFDA, A, T0 + 50))  # B gives a card, is left one, silent
+    assert offences(state) == [("UFFDA", B)]
+    assert seen(state, A) == [("UFFDA", B)] and seen(state, C) == [("UFFDA", B)]
+    assert seen(state, B) == [("UFFDA", B)]  # its own: a late declaration
+    assert bot(state, B) == {"type": "declare_uffda"}
+
+
+def test_5_4_the_bot_calls_each_mistake_once_and_stops_after_a_late_declaration() -> None:
+    state = table(MISS_HANDS)
+    state = play(state, A, "0-5", {"branch": A, "on": -1, "side": 0}, T0 + 10)
+    assert seen(state, C) == [("UFFDA", A)]
+    assert seen(call(state, C, Kind.UFFDA, A, T0 + 20), C) == []
+    assert seen(declare(state, A, T0 + 20), C) == []
+
+
+def test_5_3_a_mistake_is_no_longer_noticed_once_its_window_closed() -> None:
+    state = table([["0-5", "3-4"], ["2-3", "2-4"], ["1-2", "6-9", "1-1"]])
+    state = play(state, A, "0-5", {"branch": A, "on": -1, "side": 0}, T0 + 10)
+    state = nxt(state, A, T0 + 20)
+    assert seen(state, C) == [("UFFDA", A)]  # turn 2: still catchable
+    state = nxt(draw(state, B, T0 + 30), B, T0 + 40)
+    assert seen(state, C) == [] and catchable(state, C) == set()
+
+
 def test_a_missed_uffda_of_its_own_is_declared_late() -> None:
     state = table([["0-5", "3-4"], ["2-3"], ["2-4"]], seat=A)
     state = play(state, A, "0-5", {"branch": A, "on": -1, "side": 0}, T0 + 10)
     assert bot(state, A) == {"type": "declare_uffda"}
+
+
+def test_5_2_a_said_uffda_is_not_declared_again() -> None:
+    state = table([["0-5", "3-4"], ["2-3"], ["2-4"]], seat=A)
+    state = play(state, A, "0-5", {"branch": A, "on": -1, "side": 0}, T0 + 10, uffda=True)
+    assert {"type": "declare_uffda"} in ENGINE.view(state, A)["legal"]  # offered all the same
+    assert bot(state, A) == {"type": "remove_coin"}  # on with its turn, no late UFF-DA!
+
+
+def test_5_1_two_misses_in_one_turn_are_both_noticed_and_caught_oldest_first() -> None:
+    hands = [["4-4", "8-9"], ["1-2", "2-3", "8-8"], ["3-5", "5-6", "1-1"]]
+    state = table(hands, board={A: ["0-4"]}, tops=(["4-7"], []))
+    state = play(state, A, "4-4", end_at(state, A, 4), T0 + 100)
+    state = draw(state, A, T0 + 150)
+    state = play(state, A, "4-7", side_of(state, 0), T0 + 200)
+    assert offences(state) == [("UFFDA", A), ("UFFDA", A)]
+    state = call(state, B, Kind.UFFDA, A, T0 + 250)
+    assert seen(state, B) == [("UFFDA", A)]  # the second one: B has called only the first
+    state = settle(state)
+    assert seen(state, B) == [("UFFDA", A)] == seen(state, C)
 
 
 def test_waits_when_it_is_not_its_turn_and_nothing_is_to_catch() -> None:
@@ -129,7 +249,7 @@ def test_the_bot_never_leaves_a_mistake_to_catch_and_catches_the_others() -> Non
     for players in (3, 5):
         for game_no in range(6):
             seat = game_no % players
-            choosers: list[Chooser] = [random_choice] * players
+            choosers: list[Chooser] = [uffda.random_player] * players
             choosers[seat] = listed_only(uffda.choose)
 
             def watch(state: UffdaState, seat: int = seat) -> None:
@@ -148,12 +268,43 @@ def test_the_bot_never_leaves_a_mistake_to_catch_and_catches_the_others() -> Non
     assert seen["bot erred"] == 0 and seen["bot caught"] > 0
 
 
+def test_the_random_player_is_the_games_own_and_shouts_only_what_it_saw() -> None:
+    assert random_player_for("uffda") is uffda.random_player
+    state = table(MISS_HANDS)
+    view = ENGINE.view(state, C)
+    assert all(uffda.random_player(view, random.Random(i)) is None for i in range(20))
+    state = play(state, A, "0-5", {"branch": A, "on": -1, "side": 0}, T0 + 10)
+    view = ENGINE.view(state, C)
+    picks = {str(uffda.random_player(view, random.Random(i))) for i in range(20)}
+    assert picks == {str({"type": "call", "kind": "UFFDA", "target": A})}
+
+
+@pytest.mark.parametrize("players", [2, 4, 7])
+def test_5_8_what_the_bot_notices_is_exactly_what_the_engine_would_accept(players: int) -> None:
+    """Over random games, offences_seen (public view) equals the engine's catchable mistakes."""
+    checked = 0
+
+    def compare(state: UffdaState) -> None:
+        nonlocal checked
+        for seat in range(players):
+            assert set(seen(state, seat)) == catchable(state, seat), seat
+            checked += bool(catchable(state, seat))
+
+    for game_no in range(6):
+        chooser = [uffda.random_player] * players
+        seed = f"uffda-noticing-{players}-{game_no}"
+        playout(
+            ENGINE, players, UffdaOptions(rounds=1), seed, random.Random(game_no), chooser, on_step=compare
+        )
+    assert checked
+
+
 def bot_against_random(players: int, games: int) -> list[float]:
     """``games`` one-round games of the bot against random players, the bot's seat rotating."""
     shares = []
     for game_no in range(games):
         seat = game_no % players
-        choosers: list[Chooser] = [random_choice] * players
+        choosers: list[Chooser] = [uffda.random_player] * players
         choosers[seat] = uffda.choose
         seed = f"uffda-bot-{players}-{game_no}"
         game = playout(ENGINE, players, UffdaOptions(rounds=1), seed, random.Random(game_no), choosers)

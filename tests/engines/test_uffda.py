@@ -13,6 +13,7 @@ from dataclasses import replace
 
 import pytest
 
+from app.bots.uffda import offences_seen
 from app.engines.base import Move, SeatSetup
 from app.engines.rng import Rng
 from app.engines.uffda import ENGINE, Kind, Phase, Step, UffdaOptions
@@ -39,6 +40,7 @@ from tests.engines.test_uffda_helpers import (
     settle,
     side_of,
     table,
+    turn_actions,
 )
 
 CARD_RE = re.compile(r"\b\d-\d\b")
@@ -217,7 +219,7 @@ def test_draw_from_an_empty_pile_must_use_the_other():
     hands = [["7-8", "8-9"], ["9-9", "7-9"], ["7-7", "5-6"], ["8-8", "6-6"]]
     state = table(hands, piles=((), ("4-5",)))
     assert illegal(state, A, {"type": "draw", "pile": 0}) == "PILE_EMPTY"
-    assert ENGINE.view(state, A)["legal"] == [{"type": "draw", "pile": 1}]
+    assert turn_actions(state, A) == [{"type": "draw", "pile": 1}]
     state = draw(state, A, T0 + 100, pile=1)
     assert state.piles == ((), ()) and state.turn.drawn == "4-5"
 
@@ -385,7 +387,7 @@ def test_empty_piles_force_a_play_and_a_pass_puts_the_coin_on():
     assert illegal(state, A, {"type": "next"}) == "MUST_PLAY_OR_DRAW"
     assert {"type": "next"} not in ENGINE.view(state, A)["legal"]
     stuck = replace(state, hands=(("7-8", "8-9"), *state.hands[1:]))
-    assert ENGINE.view(stuck, A)["legal"] == [{"type": "next"}]
+    assert turn_actions(stuck, A) == [{"type": "next"}]
     passed = nxt(stuck, A, T0 + 100)
     assert passed.branches[A].coin and passed.offences == () and passed.turn.seat == B
     assert kinds(passed) == ["coin", "next"] and dict(passed.last[0].info)["auto"] is True
@@ -428,7 +430,7 @@ def test_not_terminated_while_a_protected_branch_may_still_open():
     board = {A: ["0-3"], B: ["0-1"], C: ["0-2"], D: ["0-4"], 4: ["0-5"]}
     state = table(hands, board=board, coins={A: False}, piles=((), ()))
     # Only B's 3/6 could go anywhere, and only on A's protected branch; A cannot play.
-    assert ENGINE.view(state, A)["legal"] == [{"type": "next"}]
+    assert turn_actions(state, A) == [{"type": "next"}]
     state = nxt(state, A, T0 + 100)  # A passes: the coin goes on by itself
     assert state.phase is Phase.PLAY and state.branches[A].coin and state.turn.seat == B
     assert illegal(state, B, {"type": "next"}, T0 + 150) == "MUST_PLAY_OR_DRAW"
@@ -491,7 +493,7 @@ def test_a_shorter_game_keeps_the_bonus_table():
 
 def scripted_game(seed: str, players: int = 4) -> list:
     """A deterministic script: play the first listed play, else draw; forget every fourth coin;
-    declare UFF-DA! on odd turns; the next seat calls whatever it can."""
+    declare UFF-DA! on odd turns; the next seat calls whatever it notices (from its view)."""
     state = new_game(players, seed=seed, rounds=2, round_end_pause_ms=1000, turn_seconds=30)
     trace = [(state, [ENGINE.view(state, s) for s in (None, *range(players))])]
     now = 0
@@ -505,14 +507,17 @@ def scripted_game(seed: str, players: int = 4) -> list:
         else:
             seat = state.turn.seat
             caller = (seat + 1) % players
-            legal = ENGINE.view(state, seat)["legal"]
-            calls = [a for a in ENGINE.view(state, caller)["legal"] if a["type"] == "call"]
+            legal = turn_actions(state, seat)
+            view = ENGINE.view(state, caller)
+            seen = offences_seen(view)
+            calls = [a for a in view["legal"] if a["type"] == "call" and (a["kind"], a["target"]) in seen]
             plays = [a for a in legal if a["type"] == "play"]
-            if not legal and not calls:
+            owes = ("UFFDA", seat) in offences_seen(ENGINE.view(state, seat))
+            if not legal and not calls and not owes:
                 continue  # waiting for a race to be settled
             if calls:
                 state = ENGINE.apply(state, Move(caller, calls[0], now, 30))
-            elif {"type": "declare_uffda"} in legal:
+            elif owes:
                 state = ENGINE.apply(state, Move(seat, {"type": "declare_uffda"}, now))
             elif plays:
                 state = ENGINE.apply(state, Move(seat, {**plays[0], "uffda": state.turn.no % 2 == 1}, now))

@@ -197,7 +197,7 @@ def test_view_shape():
         "shapes",
         "game", "phase", "round", "rounds", "center", "dealer", "first_draw", "turn", "deadline", "piles",
         "branches", "community_open", "double", "seats", "hand", "drawn", "totals", "scores", "last",
-        "penalties", "offences", "winners", "you", "legal",
+        "penalties", "offences", "winners", "you", "legal", "recent", "previous",
     }  # fmt: skip
     view = ENGINE.view(state, A)
     assert set(view) == keys and view["game"] == "uffda" and view["phase"] == "PLAY" and view["you"] == A
@@ -210,9 +210,14 @@ def test_view_shape():
         "cards": [],
         "ends": [{"value": 0, "on": -1, "side": 0}],
     }
-    assert view["legal"] == [{"type": "draw", "pile": 0}, {"type": "draw", "pile": 1}]
+    assert view["legal"][:2] == [{"type": "draw", "pile": 0}, {"type": "draw", "pile": 1}]
+    assert view["legal"][2:] == [  # rules 8.36: offered with no mistake open
+        {"type": "call", "kind": kind, "target": t} for kind in ("COIN", "UFFDA") for t in (B, C, D)
+    ]
+    assert view["recent"] == [] and view["previous"] is None  # a table starts with no past
     assert [set(s) for s in view["seats"]] == [{"cards", "total"}] * 4
-    assert ENGINE.view(state, B)["legal"] == [] and ENGINE.view(state, None)["hand"] is None
+    assert all(a["type"] == "call" for a in ENGINE.view(state, B)["legal"])  # not B's turn: shouts only
+    assert ENGINE.view(state, None)["legal"] == [] and ENGINE.view(state, None)["hand"] is None
     doubled = table([["5-5", "5-7", "8-8"], *HANDS[1:]], board={A: ["0-5"]})
     doubled = play(doubled, A, "5-5", end_at(doubled, A, 5), T0 + 100)
     shown = {"branch": A, "on": 1, "value": 5, "sides": [None, None], "layer": A}

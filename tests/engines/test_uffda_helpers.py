@@ -61,6 +61,9 @@ def table(
         turn=Turn(seat, 1, Step.OPEN, T0, None),
         offences=(),
         last=(),
+        recent=(),
+        previous=None,
+        released=(0,) * players,
     )
     for branch, cards in (board or {}).items():
         state = lay(state, branch, *cards)
@@ -186,6 +189,12 @@ def settle(state: UffdaState) -> UffdaState:
 
 def kinds(state: UffdaState) -> list[str]:
     return [e.kind for e in state.last]
+
+
+def turn_actions(state: UffdaState, seat: int) -> list[dict]:
+    """The seat's listed actions but the shouts (calls and the late UFF-DA!), which the view
+    offers wherever they are possible at all (rules 8.36)."""
+    return [a for a in ENGINE.view(state, seat)["legal"] if a["type"] not in ("call", "declare_uffda")]
 
 
 def offences(state: UffdaState) -> list[tuple[str, int]]:

@@ -7,9 +7,11 @@ Half the games are timed the way a room times them: every seat has a link, the
 driver notes when each live mistake (``stimuli``) was "written" to each seat,
 and a move made while one is live carries every seat's link (``Move.timing``),
 through the logged form, so the arbiter's rulings replay too.
-The driver peeks at the state only to make its players realistic (catching
-real mistakes more often than shouting at nothing); what it may do still
-comes from the view's ``legal``.
+Players shout (call, or say UFF-DA! late) on the mistakes they notice from
+their own view (:func:`app.bots.uffda.offences_seen`, public information
+only), and now and then blindly on a listed call: the view lists every call
+whether or not a mistake is open (rules 8.36), and such a shout is refused
+with no effect. Every other listed action must be accepted.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from collections import Counter
 
 import pytest
 
+from app.bots.uffda import offences_seen
 from app.engines.base import IllegalAction, Link, Move, SeatSetup, Timing
 from app.engines.step import Input, Tick
 from app.engines.uffda import ENGINE, Phase, Step, UffdaOptions, UffdaState
@@ -55,6 +58,8 @@ VIEW_KEYS = {
     "winners",
     "you",
     "legal",
+    "recent",
+    "previous",
 }
 JUNK = [
     {"type": "dance"},
@@ -97,9 +102,11 @@ CODES = {
     "ALREADY_CALLED",
     "PENALTIES_OFF",
 }
-# Codes a listed legal action may still meet: calls are offered without a target (the
-# view never flags a mistake) and race against each other.
-LEGAL_CODES = {"NO_OFFENCE", "ALREADY_CALLED"}
+# Codes a listed call sent blindly may meet: calls are offered without a target (the view never
+# flags a mistake), so one on nothing, or on a mistake already called, is refused (rules 8.30).
+BLIND_CODES = {"NO_OFFENCE", "ALREADY_CALLED"}
+BLIND = 0.05
+"""How often a shouting player calls blindly instead of on a mistake it noticed."""
 
 
 def _no_float(text: str) -> None:
@@ -153,21 +160,32 @@ def flavour(rnd: random.Random, state: UffdaState, seat: int, action: dict) -> d
     return action
 
 
-def choose(rnd: random.Random, state: UffdaState) -> tuple[int, dict] | None:
-    """A seat and one of the actions its view lists: usually the player to move, sometimes
-    someone shouting a call (listed only while it can catch something)."""
+def choose(rnd: random.Random, state: UffdaState, blind: float = 0.0) -> tuple[int, dict, bool] | None:
+    """A seat, one of the actions its view lists and whether it is a blind shout: usually the
+    player to move, sometimes someone shouting on a mistake they noticed, now and then
+    (``blind``) a listed call on a seat nobody has seen err."""
     if rnd.random() < 0.2:
         seat = rnd.randrange(state.players)
-        legal = ENGINE.view(state, seat)["legal"]
-        shouts = [a for a in legal if a["type"] in ("call", "declare_uffda")]
+        view = ENGINE.view(state, seat)
+        seen = offences_seen(view)
+        shouts = [
+            a
+            for a in view["legal"]
+            if (a["type"] == "call" and (a["kind"], a["target"]) in seen)
+            or (a["type"] == "declare_uffda" and ("UFFDA", seat) in seen)
+        ]
+        calls = [a for a in view["legal"] if a["type"] == "call"]
+        if calls and rnd.random() < blind:
+            return seat, flavour(rnd, state, seat, rnd.choice(calls)), True
         if shouts:
-            return seat, flavour(rnd, state, seat, rnd.choice(shouts))
+            return seat, flavour(rnd, state, seat, rnd.choice(shouts)), False
     seat = state.turn.seat
-    listed = ENGINE.view(state, seat)["legal"]
+    view = ENGINE.view(state, seat)
+    listed = view["legal"]
     legal = [a for a in listed if a["type"] not in ("call", "declare_uffda")]
     if not legal:
         # Waiting to go out (rules 8.25): say UFF-DA! late, or let the calls be settled.
-        return (seat, {"type": "declare_uffda"}) if {"type": "declare_uffda"} in listed else None
+        return (seat, {"type": "declare_uffda"}, False) if ("UFFDA", seat) in offences_seen(view) else None
     plays = [a for a in legal if a["type"] == "play"]
     # Players prefer playing to drawing, and mostly remember to place an owed coin.
     if plays and rnd.random() < 0.8:
@@ -176,7 +194,7 @@ def choose(rnd: random.Random, state: UffdaState) -> tuple[int, dict] | None:
         action = {"type": "place_coin"}
     else:
         action = rnd.choice(legal)
-    return seat, flavour(rnd, state, seat, action)
+    return seat, flavour(rnd, state, seat, action), False
 
 
 def illegal_try(rnd: random.Random, state: UffdaState) -> tuple[int, object]:
@@ -281,14 +299,15 @@ def playout(players: int, family: str, index: int) -> int:
         before = state
         deadline = ENGINE.next_deadline(state)
         choice = None
-        junk = False
+        junk = blind = False
         if state.phase is Phase.PLAY:
             if rnd.random() < 0.06:
-                choice, junk = illegal_try(rnd, state), True
+                (seat, action), junk = illegal_try(rnd, state), True
+                choice = seat, action, False
             elif rnd.random() < 0.93 or deadline is None:
-                choice = choose(rnd, state)
+                choice = choose(rnd, state, BLIND)
         if choice is not None:
-            seat, action = choice
+            seat, action, blind = choice
             t = now + rnd.choice([0, 1, 2, 3, 5, 9, 20])
             if deadline is not None and t > deadline and not junk:
                 t = deadline  # a listed action is sent before the state changes under it
@@ -299,7 +318,8 @@ def playout(players: int, family: str, index: int) -> int:
             try:
                 state = ENGINE.apply(state, move)
             except IllegalAction as exc:
-                assert junk, (exc.code, exc.message, action)  # a listed action is always accepted
+                # A listed action is always accepted, but for a blind call (rules 8.30).
+                assert junk or (blind and exc.code in BLIND_CODES), (exc.code, exc.message, action)
                 assert exc.code in CODES, (exc.code, action)
                 assert exc.message and exc.message[0].isupper()
                 assert state is before

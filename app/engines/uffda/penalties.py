@@ -30,7 +30,7 @@ from dataclasses import replace
 from app.engines import race
 from app.engines.base import IllegalAction, Move, Timing
 from app.engines.race import Claim, Fairness, Pending
-from app.engines.tuples import evolve
+from app.engines.tuples import evolve, replace_at
 from app.engines.uffda.actions import CallAction
 from app.engines.uffda.board import set_coin
 from app.engines.uffda.dominoes import highest
@@ -76,6 +76,20 @@ def _can_claim(offence: Offence, seat: int) -> bool:
 def pending_uffda(state: UffdaState, seat: int) -> list[Offence]:
     """The seat's missed UFF-DA! offences still in the state (open, racing or closing)."""
     return [o for o in state.offences if o.kind is Kind.UFFDA and o.offender == seat]
+
+
+def note_release(state: UffdaState, seat: int) -> UffdaState:
+    """The seat just released a card and holds one (a trigger of rules 5.1, said or not)."""
+    released = state.released or (0,) * state.players
+    return evolve(state, released=replace_at(released, seat, state.turn.no))
+
+
+def may_declare(state: UffdaState, seat: int) -> bool:
+    """Whether the seat's view offers a late UFF-DA!: its latest release to one card is in the
+    turn in play or the one before, the only turns whose missed UFF-DA! is still open (rules
+    5.2-5.3). Said or not, caught or not: the offer must not tell the seat it forgot."""
+    released = state.released[seat] if seat < len(state.released) else 0
+    return released > 0 and released >= state.turn.no - 1
 
 
 def open_offence(state: UffdaState, kind: Kind, offender: int, at: int) -> UffdaState:
@@ -215,7 +229,7 @@ def call(state: UffdaState, move: Move, action: CallAction) -> UffdaState:
             reason = "DECLARED"
             continue
         state = _join(state, offence, Call(claim, give_card, action.uffda), move)
-        return emit(state, move.at, "call", seat, call=kind.value, target=target)
+        return emit(state, move.at, "call", seat, call=kind.value, target=target, turn=offence.turn)
     if reason == "ALREADY":
         raise IllegalAction("ALREADY_CALLED", "You already made that call.")
     if reason == "DECLARED":
@@ -250,7 +264,9 @@ def settle(state: UffdaState, offence: Offence, t: int) -> UffdaState:
     if not valid:
         # Every caller ran out of cards meanwhile (rules 5.4): the mistake stays catchable.
         state = _judged(state, Judged(offence, t, "void", None))
-        state = emit(state, t, "void", None, call=offence.kind.value, target=offence.offender)
+        state = emit(
+            state, t, "void", None, call=offence.kind.value, target=offence.offender, turn=offence.turn
+        )
         rest = evolve(offence, calls=(), race_deadline=None)
         expired = rest.expires_at is not None and rest.expires_at <= t
         return _replace_offence(state, None if expired else rest, offence.id)
@@ -262,26 +278,36 @@ def settle(state: UffdaState, offence: Offence, t: int) -> UffdaState:
     reaction = ruling.order[0].at - offence.created_at
     if ruling.winner == target:
         state = _judged(state, Judged(offence, t, "saved", ruling))
-        return emit(state, t, "saved", target, call=offence.kind.value, tied=ruling.tied, reaction=reaction)
+        return emit(
+            state,
+            t,
+            "saved",
+            target,
+            call=offence.kind.value,
+            tied=ruling.tied,
+            reaction=reaction,
+            turn=offence.turn,
+        )
     state = _judged(state, Judged(offence, t, "caught", ruling))
     winning = next(c for c in valid if c.claim.seat == ruling.winner)
-    return catch(state, offence.kind, ruling.winner, target, winning, ruling.tied, t, reaction)
+    return catch(state, offence, ruling.winner, winning, ruling.tied, t, reaction)
 
 
 def catch(
     state: UffdaState,
-    kind: Kind,
+    offence: Offence,
     catcher: int,
-    target: int,
     won: Call,
     tied: tuple[int, ...],
     t: int,
     reaction: int | None = None,
 ) -> UffdaState:
-    """Rules 5.6: a forgotten coin goes on; the catcher gives the target one card.
+    """Rules 5.6: a forgotten coin goes on; the catcher gives the offender one card.
 
-    ``reaction`` (the winning call's ranked reaction time, ms) is told to everyone with the catch.
+    ``reaction`` (the winning call's ranked reaction time, ms) is told to everyone with the catch,
+    and so is the turn the mistake belongs to, so a player can tell which mistake it settled.
     """
+    kind, target = offence.kind, offence.offender
     hands = list(state.hands)
     giver = hands[catcher]
     card = won.give_card if won.give_card in giver else highest(giver)
@@ -303,7 +329,10 @@ def catch(
         tied=tied,
         uffda=declared,
         reaction=reaction,
+        turn=offence.turn,
     )
+    if left_one:
+        state = note_release(state, catcher)
     if left_one and not declared:
         # Trigger T2: the catcher released their next-to-last card (rules 5.1, 5.7).
         state = open_offence(state, Kind.UFFDA, catcher, t)

@@ -37,6 +37,9 @@ def begin_round(state: UffdaState, round_no: int, dealer: int, t: int) -> UffdaS
         # The step's earlier events belong to the last round, whose cards are now shuffled in
         # hands and piles: a fresh round starts a fresh log (its scores are in the history).
         last=(),
+        recent=(),
+        previous=None,
+        released=(0,) * state.players,
     )
     return emit(state, t, "round", dealer, round=round_no, center=center)
 

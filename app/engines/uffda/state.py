@@ -222,6 +222,15 @@ class UffdaState:
     for seats not drawing). ``last`` holds the events of the latest step;
     ``seq`` numbers events across the game. ``judged`` holds the penalty races
     the latest step closed (for the audit log, like ``last``).
+
+    ``recent`` holds the public events of the turn in play and the one before
+    it, the only turns whose mistakes can still be caught (rules 5.3): what a
+    player at the table remembers, for views and bots to notice mistakes from.
+    ``previous`` is the turn before this one (None at a round's start), whose
+    public facts (drew, played, drew under a double) decide a forgotten coin.
+    ``released[seat]`` is the turn of the seat's latest release that left it
+    one card, said UFF-DA! or not (0: none this round); it opens the seat's
+    late declaration to its own view without telling whether one is owed.
     """
 
     options: UffdaOptions
@@ -243,6 +252,9 @@ class UffdaState:
     last: tuple[Event, ...]
     seq: int
     judged: tuple[Judged, ...] = ()
+    recent: tuple[Event, ...] = ()
+    previous: Turn | None = None
+    released: tuple[int, ...] = ()
 
     @property
     def players(self) -> int:

@@ -13,7 +13,7 @@ from app.engines.tuples import evolve, replace_at
 from app.engines.uffda.board import Play, Target, access, find_end, legal_plays, place, set_coin
 from app.engines.uffda.dominoes import has, is_double
 from app.engines.uffda.log import emit
-from app.engines.uffda.penalties import close_windows, open_offence, pending_uffda
+from app.engines.uffda.penalties import close_windows, note_release, open_offence, pending_uffda
 from app.engines.uffda.rounds import check_terminated, end_round, turn_deadline
 from app.engines.uffda.state import Kind, Step, Turn, UffdaState
 
@@ -115,6 +115,8 @@ def play(state: UffdaState, seat: int, card: CardId, target: Target, uffda: bool
         ),
     )
     state = emit(state, at, "play", seat, card=card, branch=b, on=on, side=side, uffda=declared)
+    if trigger:
+        state = note_release(state, seat)
     if trigger and not declared:
         state = open_offence(state, Kind.UFFDA, seat, at)
     # Rules 6.1: out by a non-double wins; out by a double wins only when the extra draw is impossible.
@@ -152,6 +154,8 @@ def draw(state: UffdaState, seat: int, pile: int, uffda: bool, at: int) -> Uffda
         ),
     )
     state = emit(state, at, "draw", seat, secret=card, secret_to=(seat,), pile=pile, uffda=declared)
+    if extra:
+        state = note_release(state, seat)
     if extra and not declared:
         state = open_offence(state, Kind.UFFDA, seat, at)
     return check_terminated(state, at)
@@ -213,4 +217,7 @@ def end_turn(state: UffdaState, at: int, place_owed: bool, timing: Timing | None
     if owed:
         state = open_offence(state, Kind.COIN, seat, at)
     nxt = clockwise(seat, state.players)
-    return evolve(state, turn=Turn(nxt, turn.no + 1, Step.OPEN, at, turn_deadline(state.options, at)))
+    # The ended turn's public facts stay in view for the turn its forgotten coin is catchable in.
+    return evolve(
+        state, turn=Turn(nxt, turn.no + 1, Step.OPEN, at, turn_deadline(state.options, at)), previous=turn
+    )

@@ -5,13 +5,30 @@ room's JSON-Patch diff between consecutive views stays small. Other seats'
 cards appear only as counts; the drawn card and a penalty card are shown to
 the seats that handled them (rules 5.8); the piles only as sizes.
 
-Every action listed in ``legal`` is accepted if sent before the state changes
-(the generic playout and the bots rely on it), so a call is listed only when
-it would catch something (rules 4.5: "calls ... when they have a target").
-That is the engine's knowledge, not a hint to show: a client offers its call
-buttons at all times, as a player can shout at any time, and the
-``offences`` list (the beginner highlight, rules 5.8) is filled only with
-``assist``.
+Noticing a mistake is the skill (rules 8.36), so nothing in a view depends on
+whether one is open, except the ``offences`` list under ``assist``:
+
+- ``legal`` lists the calls wherever calling is possible at all: penalties on,
+  the round in play and the caller holding at least two cards (rules 5.4) give
+  one ``call`` per kind and per other seat, mistake or none. A call on nothing
+  is refused ``NO_OFFENCE`` with no effect (rules 8.30), so of the calls
+  ``legal`` lists, only those a player has seen reason for are accepted.
+- ``declare_uffda`` is listed while the seat's latest release that left it one
+  card (a play, the extra draw after a last-card double, a penalty card given,
+  rules 5.1) falls in the turn in play or the one before: the only time a
+  missed UFF-DA! of its own can be open (rules 5.2-5.3). It is listed whether
+  or not the seat said UFF-DA! with it and whether or not it was caught, so it
+  tells the seat nothing it did not do itself; sent with nothing owed, it is
+  refused ``NO_OFFENCE`` (settled decision C).
+- What a player at the table would remember is public and in the view:
+  ``recent``, the public events (no card secrets) of the turn in play and the
+  one before, and ``previous``, the public facts of the turn before (who, and
+  whether they drew, played, or drew under a double). From those, hand counts
+  and coins, :func:`app.bots.uffda.offences_seen` finds every open mistake.
+- With ``assist`` (rules 7), ``offences`` lists every open mistake for all to
+  see (kind, offender, turn, whether its window is closing, who called).
+
+Every other action ``legal`` lists is accepted if sent before the state changes.
 """
 
 from __future__ import annotations
@@ -22,7 +39,7 @@ from app.engines.base import JSON
 from app.engines.ranking import places_lowest_first, seats_with_lowest
 from app.engines.uffda.board import community_ready
 from app.engines.uffda.options import UffdaOptions
-from app.engines.uffda.penalties import pending_uffda, stimulus_key
+from app.engines.uffda.penalties import may_declare, stimulus_key
 from app.engines.uffda.state import (
     ActiveDouble,
     Branch,
@@ -33,6 +50,7 @@ from app.engines.uffda.state import (
     Phase,
     RoundRecord,
     Step,
+    Turn,
     UffdaState,
 )
 from app.engines.uffda.turn import can_pass, going_out_blocked, plays
@@ -55,18 +73,11 @@ SHAPES: JSON = {
 lists only the fields the action needs."""
 
 
-def _callable(offence: Offence, seat: int) -> bool:
-    return (
-        offence.closes_at is None
-        and offence.declaration is None
-        and all(c.claim.seat != seat for c in offence.calls)
-    )
-
-
 def legal(state: UffdaState, seat: int | None) -> list[JSON]:
     """The actions ``seat`` may take now (rules 4.5). A play may add ``"uffda": true``; a call
     may add ``give_card``, ``uffda`` and ``reaction_ms``; a draw after a last-card double
-    may add ``"uffda": true``."""
+    may add ``"uffda": true``. Calls and the late declaration are offered by the public
+    conditions of the module docstring, never by an open mistake."""
     if seat is None or state.phase is not Phase.PLAY:
         return []
     out: list[JSON] = []
@@ -89,15 +100,15 @@ def legal(state: UffdaState, seat: int | None) -> list[JSON]:
             out.append({"type": "next"})
     if not state.options.penalties:
         return out
-    if any(o.declaration is None for o in pending_uffda(state, seat)):
+    # Neither offer may depend on an open mistake (rules 8.36): see the module docstring.
+    if may_declare(state, seat):
         out.append({"type": "declare_uffda"})
     if len(state.hands[seat]) >= 2:
-        targets = {(o.kind, o.offender) for o in state.offences if o.offender != seat and _callable(o, seat)}
         out.extend(
             {"type": "call", "kind": kind.value, "target": target}
             for kind in Kind
             for target in range(state.players)
-            if (kind, target) in targets
+            if target != seat
         )
     return out
 
@@ -222,12 +233,29 @@ def view(state: UffdaState, seat: int | None) -> JSON:
         "totals": list(state.totals),
         "scores": [record_json(r) for r in state.history],
         "last": [event_json(e, seat) for e in state.last],
+        # Public only: a card handed over earlier in the window is not in this seat's hand any more.
+        "recent": [event_json(e, None) for e in state.recent],
+        "previous": _previous_json(state.previous) if playing else None,
         "penalties": state.options.penalties,
         "offences": [_offence_json(o) for o in state.offences] if state.options.assist else [],
         "winners": list(seats_with_lowest(state.totals)) if state.phase is Phase.GAME_OVER else [],
         "you": seat,
         "legal": legal(state, seat),
         "shapes": SHAPES,
+    }
+
+
+def _previous_json(turn: Turn | None) -> JSON | None:
+    """The public facts of the turn before (rules 4.6, 5.8): whose, and whether they drew, played,
+    or drew while a double was active (such a draw never owes a coin)."""
+    if turn is None:
+        return None
+    return {
+        "seat": turn.seat,
+        "no": turn.no,
+        "drew": turn.drew,
+        "played": turn.played_any,
+        "drew_under_double": turn.drew_under_double,
     }
 
 
