@@ -237,9 +237,17 @@ class UffdaTable {
     if (reply?.type === "ack") this.select(null);
   }
 
+  // The view offers a late declaration after any recent release to one card (it must not tell
+  // whether one is owed), so on your own turn with cards to spare the button arms UFF-DA! instead.
+  lateDeclaration() {
+    const g = this.g;
+    if (!g || !this.legal({ type: "declare_uffda" })) return false;
+    return g.turn?.seat !== g.you || (g.hand?.length ?? 0) <= 1;
+  }
+
   say() {
     if (!this.g || !seated(this.g)) return;
-    if (this.legal({ type: "declare_uffda" })) {
+    if (this.lateDeclaration()) {
       const action = { type: "declare_uffda" };
       const ms = this.reactionTo((e) => e.seat === this.g.you && ["play", "draw", "caught"].includes(e.kind));
       if (ms !== null) action.reaction_ms = ms;
@@ -481,7 +489,7 @@ class UffdaTable {
     flag(me.remove, "remove_coin");
     show(me.turnBar, myTurn);
     show(me.say, g.phase === PLAYING && g.penalties);
-    const late = this.legal({ type: "declare_uffda" });
+    const late = this.lateDeclaration();
     setAttr(me.say, "aria-label", late ? t("uffda.sayLate") : t("uffda.say"));
     toggle(me.say, "late", late);
     const giveKey = JSON.stringify(hand);
