@@ -131,7 +131,7 @@ class LobbyDesk:
         room.next_seed = None
         room.lobby = draft
         room.game = Table(rec=rec, engine=engine, state=state, committed=state, next_seq=1)
-        room.begin_bots()
+        self.begin_bots()
         room.invalidate()
         return rec
 
@@ -145,3 +145,13 @@ class LobbyDesk:
             room.play(EndEarly(room.now()))
         except IllegalAction as exc:
             raise RoomError(exc.code, exc.message, 409) from exc
+
+    def begin_bots(self) -> None:
+        """A game starts or is recovered: bots take their seats; people not connected are away from now."""
+        room = self.room
+        seated = [m for m in room.members.values() if m.seated]
+        room.bots.begin(
+            bots=[m.seat for m in seated if m.bot and m.seat is not None],
+            away=[m.seat for m in seated if not m.bot and m.connections == 0 and m.seat is not None],
+            now=room.now(),
+        )

@@ -59,11 +59,24 @@ class Answers:
     """
 
     def __init__(self) -> None:
-        self._acks: list[tuple[Viewer, str, bool]] = []
+        self._acks: list[tuple[Viewer, str, bool, int | None]] = []
         self._results: list[tuple[asyncio.Future[Any], Any, bool]] = []
 
-    def ack(self, viewer: Viewer, client_id: str, duplicate: bool = False) -> None:
-        self._acks.append((viewer, client_id, duplicate))
+    def ack(self, viewer: Viewer, client_id: str, duplicate: bool = False, seat: int | None = None) -> None:
+        """``seat``: the seat whose move this acks (so a move taken back can be refused instead)."""
+        self._acks.append((viewer, client_id, duplicate, seat))
+
+    def refuse(
+        self, seat: int | None, client_id: str | None, code: str, message: str, error: Exception
+    ) -> None:
+        """One input of the turn was taken back before its commit: its answer becomes a refusal."""
+        if seat is None or client_id is None:  # the clock's or the host's: a call may be waiting on it
+            self._refuse_results(error)
+            return
+        for viewer, cid, _, acked_seat in self._acks:
+            if acked_seat == seat and cid == client_id:
+                viewer.send(reject_text(client_id, code, message))
+        self._acks = [a for a in self._acks if not (a[3] == seat and a[1] == client_id)]
 
     def result(self, done: asyncio.Future[Any], value: Any, logged: bool) -> None:
         """``logged``: the call queued a game input, so a failed commit turns it into a refusal."""
@@ -71,9 +84,12 @@ class Answers:
 
     def refuse_logged(self, code: str, message: str, error: Exception) -> None:
         """The commit failed: every input of the turn is refused; results of calls that queued one too."""
-        for viewer, client_id, _ in self._acks:
+        for viewer, client_id, _, _ in self._acks:
             viewer.send(reject_text(client_id, code, message))
         self._acks.clear()
+        self._refuse_results(error)
+
+    def _refuse_results(self, error: Exception) -> None:
         for done, _, logged in self._results:
             if logged and not done.done():
                 done.set_exception(error)
@@ -84,7 +100,7 @@ class Answers:
             if not done.done():
                 done.set_result(value)
         self._results.clear()
-        for viewer, client_id, duplicate in self._acks:
+        for viewer, client_id, duplicate, _ in self._acks:
             ack: JSON = {"type": "ack", "id": client_id, "seq": viewer.seq}
             if duplicate:
                 ack.update(duplicate=True, code="DUPLICATE_ACTION")

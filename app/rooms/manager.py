@@ -139,7 +139,7 @@ class RoomManager:
                     room.game = table
                     room.resume_clock_at(resume_time(game, events))
                     if rec.status == "playing":
-                        room.begin_bots()
+                        room.desk.begin_bots()
                 room.start_actor()
                 self.rooms[rec.code] = room
                 count += 1

@@ -113,10 +113,6 @@ class Room:
     def host_id(self) -> str:
         return self.lobby.host_id
 
-    @property
-    def peers(self) -> list[Peer]:
-        return list(self.viewers)
-
     # --- clock -------------------------------------------------------------
 
     def now(self) -> int:
@@ -204,6 +200,7 @@ class Room:
         now = self.now()
         self._fire_due(now)
         self._run_bots(now)
+        self._check_views()
         await self._commit()
         await self._finish_if_over()
         self.broadcast()
@@ -265,16 +262,32 @@ class Room:
             accepted = game.try_input(inp, client_id)
             if accepted.state is before:
                 return  # nothing was due
-            rulings = self.races.new_rulings(before, accepted.state)
-            for viewer in self.viewers.values():  # every view it leads to can be built
-                self.frames.game_view(accepted.state, self.key_of(viewer.player_id))
-            game.accept(accepted, rulings)
+            game.accept(accepted, self.races.new_rulings(before, accepted.state))
         except IllegalAction:
             raise
         except Exception as exc:
             game.state = before
             log.error("room %s: input %r failed", self.code, inp, exc_info=exc)
             raise RoomError(*SERVER_ERROR, 503) from None
+
+    def _check_views(self) -> None:
+        """Every view the turn's inputs lead to can be built (checked once, on the last state);
+        if one cannot, each input is tried again alone and those that break a view are refused."""
+        game = self.game
+        if game is None or not game.pending:
+            return
+        try:
+            self._build_views(game.state)
+        except Exception as exc:
+            log.error(
+                "room %s: a view failed; the turn's inputs are tried one by one", self.code, exc_info=exc
+            )
+            for event in game.retry_pending(self._build_views, self.races.new_rulings):
+                self.answers.refuse(event.seat, event.client_id, *SERVER_ERROR, RoomError(*SERVER_ERROR, 503))
+
+    def _build_views(self, state: object) -> None:
+        for viewer in self.viewers.values():
+            self.frames.game_view(state, self.key_of(viewer.player_id))
 
     def _fire_due(self, now: int) -> None:
         game = self.game
@@ -315,7 +328,7 @@ class Room:
         except RoomError as exc:
             self._reject(peer, client_id, exc.code, exc.message)
         else:
-            self.answers.ack(viewer, client_id)
+            self.answers.ack(viewer, client_id, seat=seat)
 
     def _live_stimuli(self) -> tuple[str, ...]:
         if self.game is None or self.status != "playing":
@@ -349,15 +362,6 @@ class Room:
             except RoomError:
                 pass  # logged by play; the bot plans again
         self.bots.plan(game.state, lambda seat: self.frames.game_view(game.state, seat), now)
-
-    def begin_bots(self) -> None:
-        """A game starts or is recovered: bots take their seats; people not connected are away from now."""
-        seated = [m for m in self.members.values() if m.seated]
-        self.bots.begin(
-            bots=[m.seat for m in seated if m.bot and m.seat is not None],
-            away=[m.seat for m in seated if not m.bot and m.connections == 0 and m.seat is not None],
-            now=self.now(),
-        )
 
     # --- commit, answers -------------------------------------------------------
 

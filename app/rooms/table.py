@@ -9,6 +9,7 @@ the committed state, which nobody has seen past either.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -58,6 +59,24 @@ class Table:
         self.pending.append(event)
         self.next_seq += 1
         return event
+
+    def retry_pending(
+        self, check: Callable[[Any], None], rulings_of: Callable[[Any, Any], list[JSON]]
+    ) -> list[EventRec]:
+        """Back to the committed state, then each pending input again, alone, kept only if ``check``
+        accepts the state it leads to; returns the events of the inputs refused."""
+        events = self.take_pending()
+        self.roll_back(events)
+        refused = []
+        for event in events:
+            before = self.state
+            try:
+                accepted = self.try_input(input_of(event), event.client_id)
+                check(accepted.state)
+                self.accept(accepted, rulings_of(before, accepted.state))
+            except Exception:
+                refused.append(event)
+        return refused
 
     def take_pending(self) -> list[EventRec]:
         events, self.pending = self.pending, []

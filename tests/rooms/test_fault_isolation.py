@@ -138,6 +138,31 @@ async def test_a_value_the_log_cannot_store_rejects_only_that_input(
     assert ana.reply("a2")["type"] == "ack" and await logged(manager, room) == ["move"]
 
 
+async def test_an_engine_bug_in_a_view_refuses_the_move_that_led_to_it(
+    manager: RoomManager, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    room, _, (ana, bo) = await slap_table(manager)
+    assert room.game is not None
+    before, real = room.game.state, room.engine.view
+
+    def view(state: Any, seat: int | None) -> Any:
+        if state.phase.value == "NU_CALLED":
+            raise Injected("view")
+        return real(state, seat)
+
+    monkeypatch.setattr(room.engine, "view", view)
+    room.post_action(ana, "a1", {"type": "nu"})
+    await settle(room)
+    assert ana.reply("a1")["code"] == "SERVER_ERROR"
+    assert room.game.state is before and await logged(manager, room) == []
+
+    monkeypatch.setattr(room.engine, "view", real)
+    room.post_action(ana, "a2", {"type": "nu"})
+    await settle(room)
+    assert ana.reply("a2")["type"] == "ack" and phase(room) == "NU_CALLED"
+    assert bo.frames[-1]["type"] == "patch"
+
+
 async def test_an_engine_bug_in_a_timer_is_logged_and_the_timer_fires_a_second_later(
     manager: RoomManager, monkeypatch: pytest.MonkeyPatch
 ) -> None:
