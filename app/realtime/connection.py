@@ -53,6 +53,7 @@ class Connection:
         self._written: deque[tuple[int, int]] = deque(maxlen=_WRITTEN)
         self._queue: asyncio.Queue[object] = asyncio.Queue(maxsize=queue_size)
         self._half = max(1, queue_size // 2)
+        self._high = max(1, queue_size * 3 // 4)
         self._below_half = asyncio.Event()
         """Set while the queue is less than half full (or the connection is gone): see drained()."""
         self._below_half.set()
@@ -83,13 +84,15 @@ class Connection:
         self._writer = asyncio.create_task(self._write_loop())
 
     async def drained(self) -> None:
-        """Return once the send queue is less than half full, or the connection has closed.
+        """Return at once while the send queue is under three quarters full; past that, once it is
+        back under half full (or the connection has closed).
 
         The reader awaits this between frames: answers it queues itself (rejects, pongs) then
         never crowd out the room's frames, and a client that sends faster than it reads is slowed
-        down instead of losing answers to an overflow. Half the queue stays free for the room.
+        down instead of losing answers to an overflow. A reader that waited earlier (at half)
+        would hold back a busy table's moves and cost the room its batching.
         """
-        if self._queue.qsize() < self._half or self.closed.is_set():
+        if self._queue.qsize() < self._high or self.closed.is_set():
             return
         self._below_half.clear()
         await self._below_half.wait()
