@@ -28,7 +28,10 @@ class Settings:
     test_clock: bool = False
     """BORDET_TEST_CLOCK=1: rooms run on a manual clock that tests advance over HTTP."""
     max_frame_bytes: int = 64 * 1024
-    send_queue_frames: int = 128
+    send_backlog_bytes: int = 256 * 1024
+    """BORDET_SEND_BACKLOG_BYTES: what may wait to be sent to one connection before it is reset."""
+    write_timeout_s: float = 5.0
+    """BORDET_WRITE_TIMEOUT_S: a write its client does not take within this long ends the connection."""
     hello_timeout_s: float = 10.0
     ping_interval_s: float = 2.0
     rate_per_s: float = 20.0
@@ -47,7 +50,8 @@ class Settings:
             database_url=os.environ.get("DATABASE_URL") or None,
             secret=os.environ.get("BORDET_SECRET") or None,
             test_clock=_flag("BORDET_TEST_CLOCK"),
-            send_queue_frames=int(os.environ.get("BORDET_SEND_QUEUE", "128")),
+            send_backlog_bytes=int(os.environ.get("BORDET_SEND_BACKLOG_BYTES", str(256 * 1024))),
+            write_timeout_s=float(os.environ.get("BORDET_WRITE_TIMEOUT_S", "5")),
             rate_per_s=float(os.environ.get("BORDET_RATE_PER_S", "20")),
             rate_burst=int(os.environ.get("BORDET_RATE_BURST", "40")),
             resync_per_s=float(os.environ.get("BORDET_RESYNC_PER_S", "50")),

@@ -20,6 +20,7 @@ from app.api import games, health, players, rooms, testing
 from app.config import Settings
 from app.db.store import EventLog, Store, database_url, migrate
 from app.realtime import endpoint
+from app.realtime.transport import TransportCapture
 from app.rooms.bots import BotPace
 from app.rooms.clock import Clock, ManualClock, MonotonicClock
 from app.rooms.errors import RoomError
@@ -63,6 +64,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="0.1.0",
         lifespan=lifespan,
     )
+
+    app.add_middleware(TransportCapture)
 
     @app.exception_handler(RoomError)
     async def room_error(_: Request, exc: RoomError) -> JSONResponse:

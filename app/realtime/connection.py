@@ -1,11 +1,15 @@
-"""One WebSocket connection: a bounded send queue drained by its own writer task.
+"""One WebSocket connection: a send backlog bounded in bytes and in time, drained by its own writer.
 
-The room never awaits a socket: it only puts frames on the queue. A queue that
-fills up (a slow or stalled client) is emptied and ``send`` says so; the room
-then sends one snapshot instead, and closes a client that keeps overflowing.
+The room never awaits a socket: it only puts frames on the backlog. A frame that would take
+the backlog past its byte bound empties it instead and ``send`` says so; the room then sends
+one snapshot in place of the lost frames, and closes a client that keeps overflowing
+(``TOO_SLOW``). A write the client does not take within the write timeout (it stopped reading
+and its receive window is full) ends the connection: the transport is aborted, so that what
+one stuck client holds is at most the backlog bound plus the server's socket buffer, and its
+seat shows as disconnected at once.
 
-The writer notes the room-clock time each numbered state frame was handed to the
-socket, so a reaction race knows when this player was actually sent its stimulus
+The writer notes the room-clock time each numbered state frame was handed to the socket, so a
+reaction race knows when this player was actually sent its stimulus
 (:meth:`Connection.written_at`). The connection also keeps its clock sync.
 """
 
@@ -20,11 +24,10 @@ from collections.abc import Callable
 import orjson
 from starlette.websockets import WebSocket
 
+from app.realtime import transport
 from app.rooms.clocksync import ClockSync
 
 log = logging.getLogger(__name__)
-
-_CLOSE = object()
 
 
 class _Ping:
@@ -36,26 +39,52 @@ class _Ping:
         self.id, self.fields = ping_id, fields
 
 
+_CLOSE = object()
+_PING_BYTES = 96
+"""What a queued ping counts against the backlog (its text is built when it is written)."""
 _WRITTEN = 32
 """How many recent state frames' write times a connection remembers."""
 MAX_PINGS = 16
 """Pings awaiting a pong that a connection remembers."""
 
+_Item = tuple[str, int | None] | _Ping | object
+
+
+def _cost(item: _Item) -> int:
+    # Characters, not encoded bytes: frames are JSON, almost all ASCII, and counting them is free.
+    return len(item[0]) if isinstance(item, tuple) else _PING_BYTES
+
 
 class Connection:
-    def __init__(self, ws: WebSocket, player_id: str, queue_size: int, now: Callable[[], int]) -> None:
+    def __init__(
+        self,
+        ws: WebSocket,
+        player_id: str,
+        now: Callable[[], int],
+        *,
+        room_code: str,
+        backlog_bytes: int,
+        write_timeout_s: float,
+    ) -> None:
         self.ws = ws
         self.player_id = player_id
+        self.room_code = room_code
         self.sync = ClockSync()
         self.pings: dict[int, int] = {}
         """Server pings awaiting their pong: id -> room time sent (the pong's echo is not trusted)."""
+        self.aborted = False
+        """True once the connection was cut off because a write did not complete in time."""
         self._now = now
         self._written: deque[tuple[int, int]] = deque(maxlen=_WRITTEN)
-        self._queue: asyncio.Queue[object] = asyncio.Queue(maxsize=queue_size)
-        self._half = max(1, queue_size // 2)
-        self._high = max(1, queue_size * 3 // 4)
+        self._backlog: deque[_Item] = deque()
+        self._bytes = 0
+        self._limit = backlog_bytes
+        self._half = backlog_bytes // 2
+        self._high = backlog_bytes * 3 // 4
+        self._write_timeout = write_timeout_s
+        self._has_work = asyncio.Event()
         self._below_half = asyncio.Event()
-        """Set while the queue is less than half full (or the connection is gone): see drained()."""
+        """Set while the backlog is less than half full (or the connection is gone): see drained()."""
         self._below_half.set()
         self._writer: asyncio.Task[None] | None = None
         self._close: tuple[int, str] | None = None
@@ -68,6 +97,11 @@ class Connection:
     @property
     def jitter(self) -> int | None:
         return self.sync.jitter
+
+    @property
+    def backlog_bytes(self) -> int:
+        """What the backlog holds now (characters of queued frames, a fixed cost per ping)."""
+        return self._bytes
 
     def written_at(self, seq: int) -> int | None:
         """Room time the first state frame numbered ``seq`` or later was written to the socket.
@@ -84,7 +118,7 @@ class Connection:
         self._writer = asyncio.create_task(self._write_loop())
 
     async def drained(self) -> None:
-        """Return at once while the send queue is under three quarters full; past that, once it is
+        """Return at once while the backlog is under three quarters full; past that, once it is
         back under half full (or the connection has closed).
 
         The reader awaits this between frames: answers it queues itself (rejects, pongs) then
@@ -92,61 +126,100 @@ class Connection:
         down instead of losing answers to an overflow. A reader that waited earlier (at half)
         would hold back a busy table's moves and cost the room its batching.
         """
-        if self._queue.qsize() < self._high or self.closed.is_set():
+        if self._bytes < self._high or self.closed.is_set():
             return
         self._below_half.clear()
         await self._below_half.wait()
 
-    def _note_room(self) -> None:
-        if self._queue.qsize() < self._half:
+    def _push(self, item: _Item) -> bool:
+        """Queue ``item`` if it fits; a frame always fits an empty backlog (a big snapshot too)."""
+        cost = _cost(item)
+        if self._backlog and self._bytes + cost > self._limit:
+            return False
+        self._backlog.append(item)
+        self._bytes += cost
+        self._has_work.set()
+        return True
+
+    def _pop(self) -> _Item:
+        item = self._backlog.popleft()
+        self._bytes -= _cost(item)
+        if self._bytes < self._half:
             self._below_half.set()
+        return item
+
+    def _empty(self) -> None:
+        self._backlog.clear()
+        self._bytes = 0
+        self._below_half.set()
 
     def send(self, text: str, seq: int | None = None) -> bool:
-        """Queue a frame; False when the queue was full and has been emptied (this frame included)."""
+        """Queue a frame; False when it did not fit and the backlog has been emptied (this frame
+        included)."""
         if self._close is not None:
             return True
-        try:
-            self._queue.put_nowait((text, seq))
-        except asyncio.QueueFull:
-            while not self._queue.empty():
-                self._queue.get_nowait()
-            self._below_half.set()
-            return False
-        return True
+        if self._push((text, seq)):
+            return True
+        self._empty()
+        return False
 
     def send_json(self, obj: object) -> bool:
         return self.send(orjson.dumps(obj).decode())
 
     def send_ping(self, ping_id: int, **fields: object) -> None:
         """Queue a clock-sync ping; its ``t`` is the room time the writer hands it to the socket
-        (so time spent in the queue behind other frames is not mistaken for network delay)."""
-        if self._close is not None:
-            return
-        # A full queue is about to be reset; this sample is simply skipped.
-        with contextlib.suppress(asyncio.QueueFull):
-            self._queue.put_nowait(_Ping(ping_id, fields))
+        (so time spent in the backlog behind other frames is not mistaken for network delay).
+        A ping that does not fit is skipped: the backlog is about to be reset anyway."""
+        if self._close is None:
+            self._push(_Ping(ping_id, fields))
 
     def close(self, code: int, error: str, message: str) -> None:
-        """Send an error frame, then close; frames queued before it still go out."""
+        """Send an error frame, then close; frames queued before it still go out (if the client
+        takes them within the write timeout)."""
         if self._close is not None:
             return
         text = orjson.dumps({"type": "error", "code": error, "message": message}).decode()
-        while True:
-            try:
-                self._queue.put_nowait((text, None))
-                break
-            except asyncio.QueueFull:
-                self._queue.get_nowait()
+        while self._backlog and self._bytes + len(text) > self._limit:
+            self._pop()
+        self._backlog.append((text, None))
+        self._bytes += len(text)
+        self._backlog.append(_CLOSE)
         self._close = (code, message[:120])
-        # Without room for the marker the writer still stops once the queue is empty.
-        with contextlib.suppress(asyncio.QueueFull):
-            self._queue.put_nowait(_CLOSE)
+        self._has_work.set()
+
+    async def _write(self, text: str) -> bool:
+        """Hand one frame to the socket; False (and the connection cut off) if it takes too long."""
+        try:
+            async with asyncio.timeout(self._write_timeout):
+                await self.ws.send_text(text)
+        except TimeoutError:
+            self._abort()
+            return False
+        return True
+
+    def _abort(self) -> None:
+        log.warning(
+            "room %s: connection of player %s cut off: a frame was not taken within %g s"
+            " (%d bytes waiting, bound %d)",
+            self.room_code,
+            self.player_id,
+            self._write_timeout,
+            self._bytes,
+            self._limit,
+        )
+        self.aborted = True
+        self._empty()
+        if not transport.abort(self.ws):
+            log.warning("room %s: no transport to abort; the connection is left to close", self.room_code)
 
     async def _write_loop(self) -> None:
         try:
             while True:
-                item = await self._queue.get()
-                self._note_room()
+                if not self._backlog:
+                    self._has_work.clear()
+                    await self._has_work.wait()
+                    continue
+                item = self._pop()
                 if item is _CLOSE:
                     break
                 if isinstance(item, _Ping):
@@ -159,25 +232,29 @@ class Connection:
                 else:
                     assert isinstance(item, tuple)
                     text, seq = item
-                await self.ws.send_text(text)
+                if not await self._write(text):
+                    return
                 if seq is not None:
                     self._written.append((seq, self._now()))
-                if self._close is not None and self._queue.empty():
-                    break
         except Exception:  # the peer went away; the reader notices too
             pass
         finally:
-            if self._close is not None:
+            if self._close is not None and not self.aborted:
                 code, reason = self._close
-                with contextlib.suppress(Exception):
-                    await self.ws.close(code=code, reason=reason)
+                try:
+                    async with asyncio.timeout(self._write_timeout):
+                        await self.ws.close(code=code, reason=reason)
+                except TimeoutError:
+                    self._abort()
+                except Exception:
+                    pass
+            self._empty()
             self.closed.set()
-            self._below_half.set()
 
     async def stop(self) -> None:
         if self._writer is not None and not self._writer.done():
             self._writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._writer
+        self._empty()
         self.closed.set()
-        self._below_half.set()

@@ -16,6 +16,7 @@ import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
+from app.realtime import transport
 from app.realtime.connection import Connection
 from app.realtime.messages import Action, Admin, Code, Hello, Ping, Pong, Resync, client_message
 from app.realtime.ratelimit import TokenBucket
@@ -121,6 +122,7 @@ async def room_socket(ws: WebSocket, code: str) -> None:
     services: Services = ws.app.state.services
     settings = services.settings
     await ws.accept()
+    transport.cap_send_buffer(ws)
     try:
         room, player_id, name = await _authenticate(ws, services, code)
     except _Refused as exc:
@@ -131,7 +133,14 @@ async def room_socket(ws: WebSocket, code: str) -> None:
     except WebSocketDisconnect:
         return
 
-    conn = Connection(ws, player_id, settings.send_queue_frames, room.now)
+    conn = Connection(
+        ws,
+        player_id,
+        room.now,
+        room_code=room.code,
+        backlog_bytes=settings.send_backlog_bytes,
+        write_timeout_s=settings.write_timeout_s,
+    )
     conn.start()
 
     async def join() -> None:

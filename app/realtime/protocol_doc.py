@@ -648,16 +648,23 @@ All server times are **room-clock** milliseconds (integers), the clock every dea
   Pings, pongs and invalid frames are not counted. A dropped frame changes nothing; the connection
   stays open. Frames are read one at a time, and the server stops reading while this connection's
   send queue is half full: a burst is slowed down instead of overflowing the queue with its answers.
-* Every connection has a bounded send queue of {settings.send_queue_frames} frames. The server never waits
-  for a slow client: when a frame does not fit, the whole queue is emptied (state frames, acks, rejects,
-  pongs alike; the frame that did not fit is dropped too) and at the room's next turn the client gets
-  one `snapshot` with `reason: "reset"` that replaces its view (its `seq` jumps forward). Frames queued
-  after the drop but before that turn (the rest of the same turn, say) still go out first, so a `seq`
-  gap may show before the reset snapshot arrives; resyncing on it is harmless (the view is replaced
-  either way). Dropped acks and rejects are not sent again: resend (with the same `id`) an action that
-  got no answer. A server `ping` that does not fit is skipped and does not count as an overflow.
+* Every connection has a send backlog bounded in bytes ({settings.send_backlog_bytes // 1024} KiB of frames;
+  one frame always fits an empty backlog) and in time. The server never waits for a slow client: when
+  a frame does not fit, the whole backlog is emptied (state frames, acks, rejects, pongs alike; the
+  frame that did not fit is dropped too) and at the room's next turn the client gets one `snapshot`
+  with `reason: "reset"` that replaces its view (its `seq` jumps forward). Frames queued after the drop
+  but before that turn (the rest of the same turn, say) still go out first, so a `seq` gap may show
+  before the reset snapshot arrives; resyncing on it is harmless (the view is replaced either way).
+  Dropped acks and rejects are not sent again: resend (with the same `id`) an action that got no
+  answer. A server `ping` that does not fit is skipped and does not count as an overflow.
   A connection that keeps overflowing is closed: the first three overflows each get a reset snapshot,
   the fourth ends the connection with an `error` `TOO_SLOW` and close code 4008.
+* A frame the client does not take within {settings.write_timeout_s:g} s (it stopped reading and its
+  network buffers are full) ends the connection at once: the server aborts it without a closing
+  handshake (the client sees an abnormal closure, 1006) and frees what it held; the seat shows as
+  disconnected to the others. So a client that stops reading during a busy game is gone within
+  {settings.write_timeout_s:g} s of its first stuck write, with the `TOO_SLOW` close if it could still
+  take it. Reconnecting gives a fresh snapshot.
 
 ### Bounds on what clients send
 

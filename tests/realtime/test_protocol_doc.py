@@ -372,23 +372,25 @@ async def test_reset_snapshots_and_too_slow_match_the_models(
     sqlite_url: str,  # noqa: F811
     tmp_path: Path,
 ) -> None:
-    """With a send queue of one frame, every room turn that sends a connection two frames overflows
-    it: the join (welcome + snapshot), and each bot the host seats (the patch + the ack). The reader
-    waits for the writer between frames, so a client's own frames alone no longer pile up; the join
-    and three bots are the four overflows that close the connection as too slow."""
-    env = {"BORDET_SEND_QUEUE": "1"}
+    """With a send backlog of a few bytes (one frame always fits an empty one), every room turn
+    that sends a connection two frames overflows it: each bot the host seats (the patch and the
+    ack). A resync after each gets the reset snapshot, so every bot is an overflow of its own;
+    the fourth closes the connection as too slow."""
+    env = {"BORDET_SEND_BACKLOG_BYTES": "8"}
     srv = ServerProcess(database_url=sqlite_url, log_path=tmp_path / "server.log", env=env)
     srv.start()
     client_api = Api(srv.http)
     try:
         ana = await client_api.player("Ana")
-        room = await client_api.create_room(ana["token"], "slap", {"first_starter": 0})
+        room = await client_api.create_room(ana["token"], "uffda", {})
         a = await Client(srv.ws, room["code"], ana["token"]).open()
         assert a.snapshots >= 1
         assert a.ws is not None
         with contextlib.suppress(ConnectionClosed):
-            for i in range(3):
+            for i in range(6):
                 await a.ws.send(json.dumps({"type": "admin", "id": f"h{i}", "command": "seat_bot"}))
+                await a.ws.send(json.dumps({"type": "resync"}))
+                await recv_until(a, "snapshot")
         await recv_until_closed(a)
         assert a.ws.close_code == 4008
         assert a.errors[-1]["code"] == "TOO_SLOW"
@@ -411,6 +413,7 @@ def test_the_lifecycle_overview_covers_the_essentials(doc: str) -> None:
         "`duplicate: true`",
         "`TOO_SLOW` and close code 4008",
         "64 KiB",
-        "128 frames",
+        "256 KiB of frames",
+        "5 s",
     ):
         assert fact in overview, fact
