@@ -17,6 +17,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api import games, health, players, rooms, testing
+from app.api.body_limit import BodyLimit
+from app.api.errors import RateLimited
 from app.config import Settings
 from app.db.store import EventLog, Store, database_url, migrate
 from app.realtime import endpoint
@@ -66,7 +68,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(RoomError)
     async def room_error(_: Request, exc: RoomError) -> JSONResponse:
-        return JSONResponse({"code": exc.code, "message": exc.message}, status_code=exc.status)
+        headers = exc.headers if isinstance(exc, RateLimited) else None
+        return JSONResponse(
+            {"code": exc.code, "message": exc.message}, status_code=exc.status, headers=headers
+        )
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -109,6 +114,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return FileResponse(index)
 
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), name="static")
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     return app
 
 
