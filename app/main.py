@@ -18,6 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api import games, health, players, rooms, testing
 from app.api.body_limit import BodyLimit
+from app.api.client_address import trusted_networks
 from app.api.errors import RateLimited
 from app.config import Settings
 from app.db.store import EventLog, Store, database_url, migrate
@@ -35,6 +36,7 @@ log = logging.getLogger("bordet")
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
+    trusted_networks(settings.trusted_proxies)  # a mistyped BORDET_TRUSTED_PROXIES stops the start
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
