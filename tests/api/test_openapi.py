@@ -69,7 +69,7 @@ ERRORS: dict[str, set[int]] = {
     "GET /api/games": set(),
     "GET /api/health": set(),
     "POST /api/rooms": {401, 422, 503},
-    "GET /api/rooms": set(),
+    "GET /api/rooms": {422},
     "GET /api/rooms/{code}": {404},
     "PATCH /api/rooms/{code}": {401, 403, 404, 409, 422, 503},
     "POST /api/rooms/{code}/seats": {401, 404, 409, 422, 503},
