@@ -22,6 +22,7 @@ from app.api.client_address import trusted_networks
 from app.api.errors import RateLimited
 from app.config import Settings
 from app.db.store import EventLog, Store, database_url, migrate
+from app.limits import Limits
 from app.realtime import endpoint
 from app.rooms.bots import BotPace
 from app.rooms.clock import Clock, ManualClock, MonotonicClock
@@ -51,7 +52,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         clock: Clock = ManualClock() if settings.test_clock else MonotonicClock()
         pace = BotPace(think_ms=settings.bot_think_ms, seat_hold_ms=settings.seat_hold_s * 1000)
         manager = RoomManager(store, event_log, clock, pace)
-        app.state.services = Services(settings, store, event_log, clock, manager, TokenSigner(secret))
+        limits = Limits.from_settings(settings)
+        app.state.services = Services(settings, store, event_log, clock, manager, TokenSigner(secret), limits)
         await manager.recover()
         manager.start_checkpoints()
         try:

@@ -17,10 +17,10 @@ def coded_body(code: str, message: str) -> bytes:
 class RateLimited(RoomError):
     """A rate limit was hit: 429, and ``Retry-After`` says in how many whole seconds to try again."""
 
-    def __init__(self, code: str, message: str, retry_after_s: float) -> None:
-        super().__init__(code, message, 429)
+    def __init__(self, code: str, reason: str, retry_after_s: float) -> None:
         # Rounded up, and at least 1: a client that waits exactly this long is let in.
         self.retry_after = max(1, math.ceil(retry_after_s))
+        super().__init__(code, f"{reason}; try again in {self.retry_after} s.", 429)
 
     @property
     def headers(self) -> dict[str, str]:

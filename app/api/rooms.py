@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Query, Request, Response
 
-from app.api.deps import PlayerDep, RoomDep, ServicesDep
+from app.api.deps import NewRoomLimit, PlayerDep, RoomDep, ServicesDep
 from app.api.schemas import (
     BotRequest,
     MembershipOut,
@@ -41,7 +41,9 @@ def room_out(request: Request, room: Room) -> RoomOut:
     return RoomOut.model_validate({**view, "link": room_link(request, room.code)})
 
 
-@router.post("", response_model=RoomOut, status_code=201)
+@router.post(
+    "", response_model=RoomOut, status_code=201, dependencies=[NewRoomLimit], responses=error_responses(429)
+)
 async def create_room(
     body: RoomCreate, player: PlayerDep, services: ServicesDep, request: Request
 ) -> RoomOut:

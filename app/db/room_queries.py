@@ -93,7 +93,16 @@ async def open_rooms(store: Store, limit: int, cursor: str | None = None) -> Roo
 
 
 async def hosted_unfinished(store: Store, host_id: str) -> int:
-    """How many rooms ``host_id`` hosts that are not finished (in the lobby or playing)."""
-    query = select(func.count()).select_from(Room).where(Room.host_id == host_id, Room.status.in_(UNFINISHED))
+    """How many rooms ``host_id`` hosts and is still in that are not finished (lobby or playing).
+
+    A host who left a room nobody else was in keeps the title (app.rooms.lobby) but not the room:
+    it does not count.
+    """
+    query = (
+        select(func.count())
+        .select_from(Room)
+        .join(RoomMember, and_(RoomMember.room_code == Room.code, RoomMember.player_id == Room.host_id))
+        .where(Room.host_id == host_id, Room.status.in_(UNFINISHED))
+    )
     async with store.sessions() as session:
         return int(await session.scalar(query) or 0)

@@ -79,11 +79,15 @@ async def test_a_cursor_the_list_did_not_make_is_refused(store: Store, cursor: s
         await open_rooms(store, limit=3, cursor=cursor)
 
 
-async def test_hosted_unfinished_counts_the_lobby_and_playing_rooms_of_a_host(store: Store) -> None:
+async def test_hosted_unfinished_counts_the_lobby_and_playing_rooms_a_host_is_still_in(store: Store) -> None:
     host, other = await store.create_player("Host"), await store.create_player("Other")
-    for code in ("L1", "L2", "P1", "F1"):
+    for code in ("L1", "L2", "P1", "F1", "GONE"):
         await add_room(store, code, host.id, T0)
+        if code != "GONE":  # the host left that one while it was empty
+            await store.put_member(code, host.id, "seat", 0, {})
     await add_room(store, "X1", other.id, T0)
+    await store.put_member("X1", other.id, "seat", 0, {})
+    await store.put_member("X1", host.id, "seat", 1, {})  # a seat in another's room hosts nothing
     await store.update_room("P1", status="playing")
     await store.update_room("F1", status="finished")
     assert await hosted_unfinished(store, host.id) == 3
