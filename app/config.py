@@ -15,6 +15,11 @@ def _range(text: str) -> tuple[int, int]:
     return int(low), int(high or low)
 
 
+def _list(text: str) -> tuple[str, ...]:
+    """ "a, b,,c" as ("a", "b", "c")."""
+    return tuple(item.strip() for item in text.split(",") if item.strip())
+
+
 def _flag(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
 
@@ -43,6 +48,18 @@ class Settings:
     bot_think_ms: tuple[int, int] = (700, 1500)
     """BORDET_BOT_THINK_MS=700-1500: a bot's thinking time before each move, a range of room-clock ms."""
     static_dir: Path = field(default=STATIC_DIR)
+    max_body_bytes: int = 64 * 1024
+    """BORDET_MAX_BODY_BYTES: an HTTP request body past this is refused (413 TOO_LARGE)."""
+    trusted_proxies: tuple[str, ...] = ()
+    """BORDET_TRUSTED_PROXIES: IPs/CIDRs whose X-Forwarded-For / Forwarded is believed; none by default."""
+    players_per_min: int = 30
+    """BORDET_PLAYERS_PER_MIN: players one client address may create per minute."""
+    rooms_per_min: int = 10
+    """BORDET_ROOMS_PER_MIN: rooms one player, and one client address, may create per minute."""
+    rooms_per_host: int = 5
+    """BORDET_ROOMS_PER_HOST: unfinished rooms (lobby or playing) one player may host at once."""
+    sockets_per_address: int = 64
+    """BORDET_SOCKETS_PER_ADDRESS: WebSocket connections open at once from one client address."""
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -58,4 +75,10 @@ class Settings:
             resync_burst=int(os.environ.get("BORDET_RESYNC_BURST", "100")),
             seat_hold_s=int(os.environ.get("BORDET_SEAT_HOLD_S", "120")),
             bot_think_ms=_range(os.environ.get("BORDET_BOT_THINK_MS", "700-1500")),
+            max_body_bytes=int(os.environ.get("BORDET_MAX_BODY_BYTES", str(64 * 1024))),
+            trusted_proxies=_list(os.environ.get("BORDET_TRUSTED_PROXIES", "")),
+            players_per_min=int(os.environ.get("BORDET_PLAYERS_PER_MIN", "30")),
+            rooms_per_min=int(os.environ.get("BORDET_ROOMS_PER_MIN", "10")),
+            rooms_per_host=int(os.environ.get("BORDET_ROOMS_PER_HOST", "5")),
+            sockets_per_address=int(os.environ.get("BORDET_SOCKETS_PER_ADDRESS", "64")),
         )

@@ -17,8 +17,12 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api import games, health, players, rooms, testing
+from app.api.body_limit import BodyLimit
+from app.api.client_address import trusted_networks
+from app.api.errors import RateLimited
 from app.config import Settings
 from app.db.store import EventLog, Store, database_url, migrate
+from app.limits import Limits
 from app.realtime import endpoint
 from app.realtime.transport import TransportCapture
 from app.rooms.bots import BotPace
@@ -34,6 +38,7 @@ log = logging.getLogger("bordet")
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
+    trusted_networks(settings.trusted_proxies)  # a mistyped BORDET_TRUSTED_PROXIES stops the start
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -48,7 +53,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         clock: Clock = ManualClock() if settings.test_clock else MonotonicClock()
         pace = BotPace(think_ms=settings.bot_think_ms, seat_hold_ms=settings.seat_hold_s * 1000)
         manager = RoomManager(store, event_log, clock, pace)
-        app.state.services = Services(settings, store, event_log, clock, manager, TokenSigner(secret))
+        limits = Limits.from_settings(settings)
+        app.state.services = Services(settings, store, event_log, clock, manager, TokenSigner(secret), limits)
         await manager.recover()
         manager.start_checkpoints()
         try:
@@ -69,7 +75,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(RoomError)
     async def room_error(_: Request, exc: RoomError) -> JSONResponse:
-        return JSONResponse({"code": exc.code, "message": exc.message}, status_code=exc.status)
+        headers = exc.headers if isinstance(exc, RateLimited) else None
+        return JSONResponse(
+            {"code": exc.code, "message": exc.message}, status_code=exc.status, headers=headers
+        )
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -112,6 +121,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return FileResponse(index)
 
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), name="static")
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     return app
 
 

@@ -125,6 +125,11 @@ SERVER_ENV = {
     "BORDET_RATE_BURST": "1000000",
     "BORDET_RESYNC_PER_S": "1000000",
     "BORDET_RESYNC_BURST": "1000000",
+    # Every bench player, room and socket comes from 127.0.0.1 (400 sockets for 100 tables).
+    "BORDET_PLAYERS_PER_MIN": "1000000",
+    "BORDET_ROOMS_PER_MIN": "1000000",
+    "BORDET_ROOMS_PER_HOST": "1000000",
+    "BORDET_SOCKETS_PER_ADDRESS": "1000000",
 }
 
 OPEN_PHASES = ("FLIP_OPEN", "RACE")

@@ -7,6 +7,11 @@ set -eu
 
 if [ "${1:-}" = "uvicorn" ]; then
     alembic upgrade head
+    # One list of trusted proxies: uvicorn --proxy-headers (the scheme of links) trusts the same
+    # addresses as the app's client-address rule, unless FORWARDED_ALLOW_IPS is set on purpose.
+    if [ -n "${BORDET_TRUSTED_PROXIES:-}" ] && [ -z "${FORWARDED_ALLOW_IPS:-}" ]; then
+        export FORWARDED_ALLOW_IPS="$BORDET_TRUSTED_PROXIES"
+    fi
 fi
 
 exec "$@"

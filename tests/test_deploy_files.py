@@ -11,6 +11,7 @@ from __future__ import annotations
 import fnmatch
 import glob
 import http.server
+import ipaddress
 import json
 import os
 import posixpath
@@ -428,6 +429,31 @@ def test_app_database_url_matches_db_service(compose: dict[str, Any]) -> None:
         db_env["POSTGRES_DB"],
     )
     assert host == "db"
+
+
+def test_app_trusts_forwarded_headers_only_from_its_network_gateway(compose: dict[str, Any]) -> None:
+    """Per-address limits count the address the host's proxy reports, and only the proxy's."""
+    trusted = env_of(compose["services"]["app"])["BORDET_TRUSTED_PROXIES"]
+    match = re.fullmatch(r"\$\{BORDET_TRUSTED_PROXIES:-([^}]+)\}", trusted)
+    assert match, "BORDET_TRUSTED_PROXIES must default to the proxy's address and stay overridable"
+    (network,) = compose["networks"]["default"]["ipam"]["config"]
+    assert match.group(1) == network["gateway"]
+    assert ipaddress.ip_address(network["gateway"]) in ipaddress.ip_network(network["subnet"])
+
+
+def test_the_entrypoint_gives_uvicorn_the_same_trusted_proxies(
+    dockerfile: list[Instruction], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    log = tmp_path / "calls.log"
+    (bindir / "alembic").write_text("#!/bin/sh\n")
+    (bindir / "uvicorn").write_text('#!/bin/sh\necho "$FORWARDED_ALLOW_IPS" >> "$CALLS_LOG"\n')
+    for script in bindir.iterdir():
+        script.chmod(0o755)
+    monkeypatch.delenv("FORWARDED_ALLOW_IPS", raising=False)
+    assert run_entrypoint(dockerfile, bindir, log, BORDET_TRUSTED_PROXIES="172.30.0.1") == 0
+    assert log.read_text().splitlines() == ["172.30.0.1"]
 
 
 def test_app_healthcheck_runs(compose: dict[str, Any]) -> None:

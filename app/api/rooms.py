@@ -4,20 +4,24 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Request, Response
+from fastapi import APIRouter, Body, Query, Request, Response
 
-from app.api.deps import PlayerDep, RoomDep, ServicesDep
+from app.api.deps import NewRoomLimit, PlayerDep, RoomDep, ServicesDep
 from app.api.schemas import (
     BotRequest,
     MembershipOut,
     RoomCreate,
     RoomOut,
+    RoomPageOut,
     RoomSummary,
     RoomUpdate,
     SeatRequest,
     TeamsRequest,
     error_responses,
 )
+from app.db.room_queries import BadCursor, open_rooms
+from app.engines import get_engine
+from app.rooms.errors import RoomError
 from app.rooms.room import Room
 
 router = APIRouter(
@@ -37,7 +41,9 @@ def room_out(request: Request, room: Room) -> RoomOut:
     return RoomOut.model_validate({**view, "link": room_link(request, room.code)})
 
 
-@router.post("", response_model=RoomOut, status_code=201)
+@router.post(
+    "", response_model=RoomOut, status_code=201, dependencies=[NewRoomLimit], responses=error_responses(429)
+)
 async def create_room(
     body: RoomCreate, player: PlayerDep, services: ServicesDep, request: Request
 ) -> RoomOut:
@@ -47,26 +53,43 @@ async def create_room(
     return room_out(request, room)
 
 
-@router.get("", response_model=list[RoomSummary])
-async def list_open_rooms(services: ServicesDep, request: Request) -> list[RoomSummary]:
-    """Public rooms still waiting for players."""
-    out = []
-    for room in services.rooms.rooms.values():
-        if not room.public or room.status != "lobby":
-            continue
-        seated = sum(1 for m in room.members.values() if m.role == "seat")
-        out.append(
+PAGE_DEFAULT = 50
+PAGE_MAX = 100
+
+
+@router.get("", response_model=RoomPageOut)
+async def list_open_rooms(
+    services: ServicesDep,
+    request: Request,
+    limit: Annotated[int, Query(ge=1, le=PAGE_MAX, description="Rooms per page.")] = PAGE_DEFAULT,
+    cursor: Annotated[
+        str | None, Query(max_length=64, description="The `next` of the previous page.")
+    ] = None,
+) -> RoomPageOut:
+    """Public rooms still waiting for players, newest first, a page at a time (from the database:
+    a room unloaded from memory is listed all the same)."""
+    try:
+        page = await open_rooms(services.store, limit, cursor)
+    except BadCursor:
+        raise RoomError("BAD_REQUEST", "query.cursor: not a cursor this list handed out.", 422) from None
+    summaries = []
+    for room in page.rooms:
+        try:
+            engine = get_engine(room.game)
+        except KeyError:
+            continue  # a game this server no longer offers: nobody could join it
+        summaries.append(
             RoomSummary(
                 code=room.code,
                 link=room_link(request, room.code),
-                game=room.game_name,
-                title=room.engine.title,
+                game=room.game,
+                title=engine.title,
                 status=room.status,
-                players=seated,
-                max_players=room.engine.max_players,
+                players=room.players,
+                max_players=engine.max_players,
             )
         )
-    return out
+    return RoomPageOut(rooms=summaries, next=page.next)
 
 
 @router.get("/{code}", response_model=RoomOut)

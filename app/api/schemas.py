@@ -156,6 +156,13 @@ class RoomSummary(BaseModel):
     max_players: int
 
 
+class RoomPageOut(BaseModel):
+    rooms: list[RoomSummary] = Field(description="Public rooms waiting for players, newest first.")
+    next: str | None = Field(
+        description="Pass as `cursor` for the following page; null on the last page.",
+    )
+
+
 class MembershipOut(BaseModel):
     role: str
     seat: int | None

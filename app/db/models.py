@@ -72,7 +72,12 @@ class ServerKey(Base):
 
 class Room(Base):
     __tablename__ = "rooms"
-    __table_args__ = (Index("ix_rooms_status_public", "status", "public"),)
+    __table_args__ = (
+        Index("ix_rooms_status_public", "status", "public"),
+        # The paged public list (app.db.room_queries): filter and keyset order from one index.
+        Index("ix_rooms_status_public_created_at_code", "status", "public", "created_at", "code"),
+        Index("ix_rooms_host_id_status", "host_id", "status"),
+    )
 
     code: Mapped[str] = mapped_column(String(8), primary_key=True)
     game: Mapped[str] = mapped_column(String(32))

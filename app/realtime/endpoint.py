@@ -16,6 +16,7 @@ import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
+from app.api.deps import client_key
 from app.realtime import transport
 from app.realtime.connection import Connection
 from app.realtime.messages import Action, Admin, Code, Hello, Ping, Pong, Resync, client_message
@@ -120,6 +121,23 @@ async def _authenticate(ws: WebSocket, services: Services, code: str) -> tuple[R
 @router.websocket("/ws/rooms/{code}")
 async def room_socket(ws: WebSocket, code: str) -> None:
     services: Services = ws.app.state.services
+    # Counted from before the hello: a socket that never says hello holds its place too.
+    address = client_key(ws, services)
+    sockets = services.limits.sockets
+    if not sockets.acquire(address):
+        await ws.accept()
+        with contextlib.suppress(Exception):
+            message = f"At most {sockets.limit} connections at once from one address."
+            await _send_error(ws, Code.TOO_MANY_CONNECTIONS, message)
+            await ws.close(code=4029, reason=message[:120])
+        return
+    try:
+        await _serve(ws, services, code)
+    finally:
+        sockets.release(address)
+
+
+async def _serve(ws: WebSocket, services: Services, code: str) -> None:
     settings = services.settings
     await ws.accept()
     transport.cap_send_buffer(ws)

@@ -250,6 +250,7 @@ class Code(StrEnum):
     RATE_LIMITED = "RATE_LIMITED"
     SERVER_ERROR = "SERVER_ERROR"
     TOO_SLOW = "TOO_SLOW"
+    TOO_MANY_CONNECTIONS = "TOO_MANY_CONNECTIONS"
     REMOVED = "REMOVED"
     LEFT = "LEFT"
 
@@ -280,6 +281,9 @@ CODE_DOCS: dict[Code, str] = {
         "changed. Try again (reject; HTTP 503; error then close 1011 when joining)."
     ),
     Code.TOO_SLOW: "The send queue kept overflowing despite reset snapshots (error, then close 4008).",
+    Code.TOO_MANY_CONNECTIONS: "This client address already has as many WebSocket connections open as "
+    "the server allows (`BORDET_SOCKETS_PER_ADDRESS`); sent at once, before any `hello` (error, then "
+    "close 4029). Close another connection first.",
     Code.REMOVED: "The host removed this player from the room (error, then close 4003).",
     Code.LEFT: "This player left the room (`POST /api/rooms/{code}/leave`); error, then close 1000.",
 }
@@ -290,6 +294,7 @@ CLOSE_CODES: dict[int, str] = {
     4003: "removed from the room by the host (REMOVED)",
     4004: "unknown room (UNKNOWN_ROOM)",
     4008: "too slow to keep up (TOO_SLOW)",
+    4029: "too many connections open from this client address (TOO_MANY_CONNECTIONS)",
     1011: "the room could not take the connection just now (SERVER_ERROR); reconnect",
     1009: "frame far above the limit (closed by the server's WebSocket layer at 1 MiB)",
 }

@@ -557,7 +557,8 @@ def _lifecycle(settings: Settings, ex: Examples) -> str:
 3. **Say hello.** The first frame must be `hello` with the token, within {settings.hello_timeout_s:g} s.
    Anything else (another message, a binary or malformed frame, or nothing) gets an `error` with
    `AUTH_REQUIRED` and close code 4001; a bad token gets `BAD_TOKEN` (4001) and an unknown room
-   `UNKNOWN_ROOM` (4004).
+   `UNKNOWN_ROOM` (4004). A client address that already has {settings.sockets_per_address}
+   connections open gets `TOO_MANY_CONNECTIONS` and close code 4029 at once, before its `hello`.
 4. **Welcome, then snapshot.** The server answers `welcome` (who you are, your role and seat, the room
    clock), then a `snapshot` (`reason: "join"`) with the full view for this connection. A player who
    is not a member yet joins as a spectator; seats are taken over HTTP.

@@ -58,7 +58,8 @@ export const lobby = {
     return p;
   },
   games: () => api("GET", "/api/games"),
-  openRooms: () => api("GET", "/api/rooms"),
+  /** The first page of open rooms (newest first): `{ rooms: [...], next }`. */
+  openRooms: (cursor) => api("GET", cursor ? `/api/rooms?cursor=${encodeURIComponent(cursor)}` : "/api/rooms"),
   createRoom: (game, options, isPublic) => api("POST", "/api/rooms", { game, options, public: isPublic }),
   sit: (code, seat, prefs) => api("POST", `${room(code)}/seats`, { seat, prefs }),
   watch: (code) => api("POST", `${room(code)}/watch`),

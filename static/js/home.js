@@ -65,7 +65,7 @@ export class HomePage {
 
   async refresh() {
     try {
-      const rooms = await lobby.openRooms();
+      const { rooms } = await lobby.openRooms(); // the newest page is enough to pick a table from
       if (this.destroyed) return;
       this.listRooms(rooms, (r) => r.code);
       show(this.noRooms, rooms.length === 0);

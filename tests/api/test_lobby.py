@@ -54,7 +54,7 @@ async def get_room(api: Api, code: str) -> Json:
 async def listed_codes(api: Api) -> set[str]:
     r = await api.call("GET", "/api/rooms")
     assert r.status_code == 200, r.text
-    return {s["code"] for s in r.json()}
+    return {s["code"] for s in r.json()["rooms"]}
 
 
 def seated_ids(room: Json) -> list[str | None]:
@@ -292,7 +292,7 @@ async def test_the_room_list_shows_public_rooms_in_the_lobby(server: ServerProce
     await api.sit(bo["token"], code)
     r = await api.call("GET", "/api/rooms")
     assert r.status_code == 200, r.text
-    summary = next(s for s in r.json() if s["code"] == code)
+    summary = next(s for s in r.json()["rooms"] if s["code"] == code)
     assert summary == {
         "code": code,
         "link": f"{server.http}/r/{code}",
@@ -302,6 +302,30 @@ async def test_the_room_list_shows_public_rooms_in_the_lobby(server: ServerProce
         "players": 2,
         "max_players": 4,
     }
+
+
+async def test_the_room_list_is_paged_newest_first_with_an_opaque_cursor(api: Api) -> None:
+    codes = [(await host_and_room(api))[1] for _ in range(3)]
+    r = await api.call("GET", "/api/rooms", params={"limit": 2})
+    assert r.status_code == 200, r.text
+    first = r.json()
+    assert [s["code"] for s in first["rooms"]] == codes[::-1][:2]
+    assert isinstance(first["next"], str)
+    r = await api.call("GET", "/api/rooms", params={"limit": 2, "cursor": first["next"]})
+    assert r.json()["rooms"][0]["code"] == codes[0]
+
+
+@pytest.mark.parametrize("limit", [0, 101, "many"])
+async def test_a_room_list_page_holds_1_to_100_rooms(api: Api, limit: object) -> None:
+    r = await api.call("GET", "/api/rooms", params={"limit": limit})
+    assert_error(r, 422, "BAD_REQUEST")
+    assert r.json()["message"].startswith("query.limit:")
+
+
+async def test_a_room_list_cursor_the_server_did_not_make_is_refused(api: Api) -> None:
+    r = await api.call("GET", "/api/rooms", params={"cursor": "<script>"})
+    body = assert_error(r, 422, "BAD_REQUEST")
+    assert "<script>" not in r.text and body["message"].startswith("query.cursor:")
 
 
 async def test_a_private_room_is_not_listed_but_opens_by_its_code(api: Api) -> None:

@@ -64,12 +64,12 @@ OPERATIONS = api_operations()
 
 # Every error each route can answer with (from app/api, app/rooms and the validation handler).
 ERRORS: dict[str, set[int]] = {
-    "POST /api/players": {422},
+    "POST /api/players": {422, 429},
     "GET /api/players/me": {401},
     "GET /api/games": set(),
     "GET /api/health": set(),
-    "POST /api/rooms": {401, 422, 503},
-    "GET /api/rooms": set(),
+    "POST /api/rooms": {401, 409, 422, 429, 503},
+    "GET /api/rooms": {422},
     "GET /api/rooms/{code}": {404},
     "PATCH /api/rooms/{code}": {401, 403, 404, 409, 422, 503},
     "POST /api/rooms/{code}/seats": {401, 404, 409, 422, 503},

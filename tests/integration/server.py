@@ -49,6 +49,11 @@ class ServerProcess:
             "BORDET_RATE_BURST": "100000",
             "BORDET_RESYNC_PER_S": "100000",
             "BORDET_RESYNC_BURST": "100000",
+            # Every test player, room and socket comes from 127.0.0.1; the limit tests set them low.
+            "BORDET_PLAYERS_PER_MIN": "100000",
+            "BORDET_ROOMS_PER_MIN": "100000",
+            "BORDET_ROOMS_PER_HOST": "100000",
+            "BORDET_SOCKETS_PER_ADDRESS": "100000",
             **self.env,
         }
         log_file = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
