@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from app.config import Settings
 from app.db.store import EventLog, Store
+from app.observability.metrics import Metrics
 from app.rooms.clock import Clock
 from app.rooms.manager import RoomManager
 from app.security import TokenSigner
@@ -19,3 +20,4 @@ class Services:
     clock: Clock
     rooms: RoomManager
     signer: TokenSigner
+    metrics: Metrics

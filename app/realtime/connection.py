@@ -20,6 +20,7 @@ from collections.abc import Callable
 import orjson
 from starlette.websockets import WebSocket
 
+from app.observability.metrics import IGNORED, ConnectionMetrics
 from app.rooms.clocksync import ClockSync
 
 log = logging.getLogger(__name__)
@@ -43,8 +44,16 @@ MAX_PINGS = 16
 
 
 class Connection:
-    def __init__(self, ws: WebSocket, player_id: str, queue_size: int, now: Callable[[], int]) -> None:
+    def __init__(
+        self,
+        ws: WebSocket,
+        player_id: str,
+        queue_size: int,
+        now: Callable[[], int],
+        metrics: ConnectionMetrics = IGNORED,
+    ) -> None:
         self.ws = ws
+        self._metrics = metrics
         self.player_id = player_id
         self.sync = ClockSync()
         self.pings: dict[int, int] = {}
@@ -108,6 +117,7 @@ class Connection:
         try:
             self._queue.put_nowait((text, seq))
         except asyncio.QueueFull:
+            self._metrics.overflowed()
             while not self._queue.empty():
                 self._queue.get_nowait()
             self._below_half.set()
@@ -130,6 +140,8 @@ class Connection:
         """Send an error frame, then close; frames queued before it still go out."""
         if self._close is not None:
             return
+        if code != 1000:  # 1000: the player left; anything else cuts a client off
+            self._metrics.aborted(error)
         text = orjson.dumps({"type": "error", "code": error, "message": message}).decode()
         while True:
             try:
@@ -159,6 +171,7 @@ class Connection:
                 else:
                     assert isinstance(item, tuple)
                     text, seq = item
+                self._metrics.sent(text)  # before the write, so a client that has it sees it counted
                 await self.ws.send_text(text)
                 if seq is not None:
                     self._written.append((seq, self._now()))

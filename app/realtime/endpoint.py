@@ -119,6 +119,11 @@ async def _authenticate(ws: WebSocket, services: Services, code: str) -> tuple[R
 @router.websocket("/ws/rooms/{code}")
 async def room_socket(ws: WebSocket, code: str) -> None:
     services: Services = ws.app.state.services
+    with services.metrics.connections_open.track_inprogress():
+        await _serve(ws, code, services)
+
+
+async def _serve(ws: WebSocket, code: str, services: Services) -> None:
     settings = services.settings
     await ws.accept()
     try:
@@ -131,7 +136,7 @@ async def room_socket(ws: WebSocket, code: str) -> None:
     except WebSocketDisconnect:
         return
 
-    conn = Connection(ws, player_id, settings.send_queue_frames, room.now)
+    conn = Connection(ws, player_id, settings.send_queue_frames, room.now, services.metrics.connection)
     conn.start()
 
     async def join() -> None:
@@ -180,7 +185,7 @@ async def _read_loop(
             msg = _parse(text, limit)
         except _Refused as exc:
             if exc.id is not None:
-                _tell(room, conn, {"type": "reject", "id": exc.id, "code": exc.code, "message": exc.message})
+                _reject(room, conn, exc.id, exc.code, exc.message)
             else:
                 _tell(room, conn, {"type": "error", "code": exc.code, "message": exc.message})
             await _pause(conn)
@@ -215,16 +220,7 @@ def _handle(
     bucket = resyncs if isinstance(msg, Resync) else actions
     if not bucket.take(time.monotonic()):
         if isinstance(msg, Action | Admin):
-            _tell(
-                room,
-                conn,
-                {
-                    "type": "reject",
-                    "id": msg.id,
-                    "code": Code.RATE_LIMITED,
-                    "message": "Too many messages; slow down.",
-                },
-            )
+            _reject(room, conn, msg.id, Code.RATE_LIMITED, "Too many messages; slow down.")
         else:
             _tell(
                 room,
@@ -235,16 +231,7 @@ def _handle(
     if isinstance(msg, Action):
         member = room.members.get(conn.player_id)
         if msg.seat is not None and (member is None or member.seat != msg.seat):
-            _tell(
-                room,
-                conn,
-                {
-                    "type": "reject",
-                    "id": msg.id,
-                    "code": Code.NOT_YOUR_SEAT,
-                    "message": "You can only act for your own seat.",
-                },
-            )
+            _reject(room, conn, msg.id, Code.NOT_YOUR_SEAT, "You can only act for your own seat.")
             return
         room.post_action(conn, msg.id, msg.action, received)
     elif isinstance(msg, Admin):
@@ -262,16 +249,7 @@ def _admin(room: Room, conn: Connection, msg: Admin) -> None:
     elif msg.command == "end_match":
         room.post_admin(conn, msg.id, lambda: room.desk.end_match(host))
     elif msg.teams is None:
-        _tell(
-            room,
-            conn,
-            {
-                "type": "reject",
-                "id": msg.id,
-                "code": Code.BAD_MESSAGE,
-                "message": "assign_teams needs `teams`.",
-            },
-        )
+        _reject(room, conn, msg.id, Code.BAD_MESSAGE, "assign_teams needs `teams`.")
     else:
         teams = msg.teams
         room.post_admin(conn, msg.id, lambda: room.desk.assign_teams(host, teams))
@@ -306,6 +284,11 @@ async def _ping_loop(conn: Connection, interval: float) -> None:
             if sync.rtt is not None:
                 fields["rtt"], fields["jitter"] = sync.rtt, sync.jitter
             conn.send_ping(ping_id, **fields)
+
+
+def _reject(room: Room, conn: Connection, frame_id: str, code: Code, message: str) -> None:
+    room.metrics.rejected(code)
+    _tell(room, conn, {"type": "reject", "id": frame_id, "code": code, "message": message})
 
 
 def _tell(room: Room, conn: Connection, message: dict[str, object]) -> None:

@@ -28,6 +28,7 @@ from app.db.store import EventLog, Store
 from app.engines import get_engine
 from app.engines.base import JSON, Engine, IllegalAction, Move, Timing
 from app.engines.step import Input, Tick
+from app.observability.metrics import IGNORED, RoomMetrics
 from app.rooms.audience import Viewer
 from app.rooms.bots import BotPace, BotSeats
 from app.rooms.clock import Clock
@@ -67,8 +68,10 @@ class Room:
         clock: Clock,
         clock_offset: int = 0,
         pace: BotPace | None = None,
+        metrics: RoomMetrics = IGNORED,
     ) -> None:
         self.code = code
+        self.metrics = metrics
         self.engine: Engine[Any, Any] = get_engine(game)
         self.game_name = game
         self.lobby = Lobby(self.engine, options=options, public=public, host_id=host_id, status=status)
@@ -85,7 +88,7 @@ class Room:
         self._inbox: deque[Item] = deque()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        self.answers = Answers()
+        self.answers = Answers(metrics.rejected)
         self._retry_at: int | None = None
         """After a failed timer or commit: when timers may fire again (room clock)."""
         self.next_seed: str | None = None
@@ -404,6 +407,7 @@ class Room:
     ) -> None:
         viewer = self.viewers.get(peer)
         if viewer is not None:
+            self.metrics.rejected(code)
             viewer.send(reject_text(client_id, code, message, detail))
 
     # --- views and frames ------------------------------------------------
