@@ -39,6 +39,8 @@ class Settings:
     """BORDET_SEAT_HOLD_S: how long a seat waits for a player who lost every connection, then a bot plays."""
     bot_think_ms: tuple[int, int] = (700, 1500)
     """BORDET_BOT_THINK_MS=700-1500: a bot's thinking time before each move, a range of room-clock ms."""
+    log_level: str = "INFO"
+    """BORDET_LOG_LEVEL: the level of the server's own loggers (uvicorn's follow its --log-level)."""
     static_dir: Path = field(default=STATIC_DIR)
 
     @classmethod
@@ -54,4 +56,5 @@ class Settings:
             resync_burst=int(os.environ.get("BORDET_RESYNC_BURST", "100")),
             seat_hold_s=int(os.environ.get("BORDET_SEAT_HOLD_S", "120")),
             bot_think_ms=_range(os.environ.get("BORDET_BOT_THINK_MS", "700-1500")),
+            log_level=os.environ.get("BORDET_LOG_LEVEL", "INFO"),
         )

@@ -20,6 +20,7 @@ from app.api import games, health, players, rooms, testing
 from app.config import Settings
 from app.db.store import EventLog, Store, database_url, migrate
 from app.observability import endpoint as metrics_endpoint
+from app.observability.logs import configure_logging
 from app.observability.loop_lag import LoopLagProbe
 from app.observability.metrics import Metrics
 from app.realtime import endpoint
@@ -39,6 +40,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        configure_logging(settings.log_level)
         url = database_url() if settings.database_url is None else settings.database_url
         await migrate(url)
         metrics = Metrics()
