@@ -47,6 +47,8 @@ class Settings:
     """BORDET_SEAT_HOLD_S: how long a seat waits for a player who lost every connection, then a bot plays."""
     bot_think_ms: tuple[int, int] = (700, 1500)
     """BORDET_BOT_THINK_MS=700-1500: a bot's thinking time before each move, a range of room-clock ms."""
+    log_level: str = "INFO"
+    """BORDET_LOG_LEVEL: the level of the server's own loggers (uvicorn's follow its --log-level)."""
     static_dir: Path = field(default=STATIC_DIR)
     max_body_bytes: int = 64 * 1024
     """BORDET_MAX_BODY_BYTES: an HTTP request body past this is refused (413 TOO_LARGE)."""
@@ -81,4 +83,5 @@ class Settings:
             rooms_per_min=int(os.environ.get("BORDET_ROOMS_PER_MIN", "10")),
             rooms_per_host=int(os.environ.get("BORDET_ROOMS_PER_HOST", "5")),
             sockets_per_address=int(os.environ.get("BORDET_SOCKETS_PER_ADDRESS", "64")),
+            log_level=os.environ.get("BORDET_LOG_LEVEL", "INFO"),
         )

@@ -23,6 +23,10 @@ from app.api.errors import RateLimited
 from app.config import Settings
 from app.db.store import EventLog, Store, database_url, migrate
 from app.limits import Limits
+from app.observability import endpoint as metrics_endpoint
+from app.observability.logs import configure_logging
+from app.observability.loop_lag import LoopLagProbe
+from app.observability.metrics import Metrics
 from app.realtime import endpoint
 from app.realtime.transport import TransportCapture
 from app.rooms.bots import BotPace
@@ -42,9 +46,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        configure_logging(settings.log_level)
         url = database_url() if settings.database_url is None else settings.database_url
         await migrate(url)
+        metrics = Metrics()
         store = Store(url)
+        store.observe_commit = metrics.committed
         event_log = EventLog(store)
         await event_log.start()
         secret = settings.secret or await store.get_or_create_key(
@@ -52,14 +59,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         clock: Clock = ManualClock() if settings.test_clock else MonotonicClock()
         pace = BotPace(think_ms=settings.bot_think_ms, seat_hold_ms=settings.seat_hold_s * 1000)
-        manager = RoomManager(store, event_log, clock, pace)
+        manager = RoomManager(store, event_log, clock, pace, metrics.room)
+        metrics.count_rooms(lambda: len(manager.rooms))
         limits = Limits.from_settings(settings)
-        app.state.services = Services(settings, store, event_log, clock, manager, TokenSigner(secret), limits)
+        app.state.services = Services(
+            settings, store, event_log, clock, manager, TokenSigner(secret), limits, metrics
+        )
         await manager.recover()
         manager.start_checkpoints()
+        lag = LoopLagProbe(metrics.lagged)
+        lag.start()
         try:
             yield
         finally:
+            await lag.stop()
             await manager.stop()
             await event_log.stop()
             await store.close()
@@ -107,6 +120,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(rooms.router)
     app.include_router(health.router)
     app.include_router(endpoint.router)
+    app.include_router(metrics_endpoint.router)
     if settings.test_clock:
         app.include_router(testing.router)
 

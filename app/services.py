@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from app.config import Settings
 from app.db.store import EventLog, Store
 from app.limits import Limits
+from app.observability.metrics import Metrics
 from app.rooms.clock import Clock
 from app.rooms.manager import RoomManager
 from app.security import TokenSigner
@@ -21,3 +22,4 @@ class Services:
     rooms: RoomManager
     signer: TokenSigner
     limits: Limits
+    metrics: Metrics

@@ -247,6 +247,8 @@ class ServerProcess:
     log_path: Path
     port: int = field(default_factory=free_port)
     proc: subprocess.Popen[bytes] | None = None
+    env: dict[str, str] = field(default_factory=lambda: dict(SERVER_ENV))
+    """Settings of the server on top of this process's environment (other tools raise other limits)."""
 
     @property
     def base(self) -> str:
@@ -259,7 +261,7 @@ class ServerProcess:
 
     def start(self, cpus: set[int] | None, timeout: float = 60.0) -> None:
         env = {k: v for k, v in os.environ.items() if k != "BORDET_TEST_CLOCK"}
-        env.update(SERVER_ENV)
+        env.update(self.env)
         env["DATABASE_URL"] = self.database_url
         env["BORDET_SECRET"] = "slap-load-" + secrets.token_hex(16)
         command = [

@@ -179,5 +179,13 @@ def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 class Health(BaseModel):
-    status: str
-    rooms: int
+    status: str = Field(description='"ok".')
+    database: str = Field(description='"ok": a trivial query answered in time.')
+    rooms: int = Field(description="Rooms held in memory.")
+
+
+class HealthDegraded(ErrorOut):
+    """The 503 answer: the server runs but cannot reach its database (code DATABASE_UNREACHABLE)."""
+
+    status: str = Field(description='"degraded".')
+    database: str = Field(description='"unreachable": the trivial query failed or timed out.')

@@ -31,7 +31,19 @@ from typing import Any, cast
 import orjson
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import BigInteger, CursorResult, bindparam, delete, event, func, insert, or_, select, update
+from sqlalchemy import (
+    BigInteger,
+    CursorResult,
+    bindparam,
+    delete,
+    event,
+    func,
+    insert,
+    or_,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
@@ -187,6 +199,10 @@ async def downgrade(url: str | None = None, revision: str = "base") -> None:
 # --------------------------------------------------------------------------- records and errors
 
 
+def _unobserved(kind: str, seconds: float) -> None:
+    pass
+
+
 class StoreError(Exception):
     """Base of the errors :class:`Store` raises on purpose."""
 
@@ -330,6 +346,9 @@ class Store:
         self.sessions: async_sessionmaker[AsyncSession] = async_sessionmaker(
             self.engine, expire_on_commit=False
         )
+        self.observe_commit: Callable[[str, float], None] = _unobserved
+        """Told how long each durable write of the game path took: "events" (a group commit of the
+        event log) or "lobby" (a lobby command's transaction). The app points it at its metrics."""
 
     @property
     def dialect(self) -> str:
@@ -338,6 +357,11 @@ class Store:
 
     async def close(self) -> None:
         await self.engine.dispose()
+
+    async def ping(self) -> None:
+        """One trivial query; raises whatever keeps the database from answering it."""
+        async with self.engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
 
     # players ---------------------------------------------------------------
 
@@ -500,8 +524,10 @@ class Store:
 
     async def write_lobby(self, code: str, writes: Sequence[LobbyWrite]) -> None:
         """Store one lobby command's changes in one transaction, in order (all or none)."""
+        started = time.perf_counter()
         async with self.sessions.begin() as session:
             await _write_lobby(session, code, writes)
+        self.observe_commit("lobby", time.perf_counter() - started)
 
     async def start_game(
         self,
@@ -516,10 +542,12 @@ class Store:
     ) -> GameRec:
         """A new game and the lobby changes that start it (seats renumbered, status), in one transaction."""
         game = _new_game(code, engine, options, seats, seed, seed_hash, started_at)
+        started = time.perf_counter()
         async with self.sessions.begin() as session:
             await _write_lobby(session, code, writes)
             session.add(game)
             await session.flush()
+        self.observe_commit("lobby", time.perf_counter() - started)
         return _game_rec(game)
 
     # games -------------------------------------------------------------------
@@ -788,6 +816,7 @@ class EventLog:
             for game_id, events, _ in appends
             for e in events
         ]
+        started = time.perf_counter()
         async with self.store.engine.begin() as conn:
             if rows:
                 await conn.execute(insert(GameEvent), rows)
@@ -795,6 +824,7 @@ class EventLog:
             params = [{"b_id": game_id, "b_at": at} for game_id, at in sorted(raise_to.items())]
             if params:
                 await conn.execute(_RAISE_CLOCK, params)
+        self.store.observe_commit("events", time.perf_counter() - started)
         if appends:
             self.batches += 1
             self.rows += len(rows)

@@ -24,6 +24,7 @@ from collections.abc import Callable
 import orjson
 from starlette.websockets import WebSocket
 
+from app.observability.metrics import IGNORED, ConnectionMetrics
 from app.realtime import transport
 from app.rooms.clocksync import ClockSync
 
@@ -65,8 +66,10 @@ class Connection:
         room_code: str,
         backlog_bytes: int,
         write_timeout_s: float,
+        metrics: ConnectionMetrics = IGNORED,
     ) -> None:
         self.ws = ws
+        self._metrics = metrics
         self.player_id = player_id
         self.room_code = room_code
         self.sync = ClockSync()
@@ -160,6 +163,7 @@ class Connection:
             return True
         if self._push((text, seq)):
             return True
+        self._metrics.overflowed()
         self._empty()
         return False
 
@@ -178,6 +182,8 @@ class Connection:
         takes them within the write timeout)."""
         if self._close is not None:
             return
+        if code != 1000:  # 1000: the player left; anything else cuts a client off
+            self._metrics.aborted(error)
         text = orjson.dumps({"type": "error", "code": error, "message": message}).decode()
         while self._backlog and self._bytes + len(text) > self._limit:
             self._pop()
@@ -208,6 +214,7 @@ class Connection:
             self._limit,
         )
         self.aborted = True
+        self._metrics.aborted("WRITE_TIMEOUT")
         self._empty()
         if not transport.abort(self.ws):
             log.warning("room %s: no transport to abort; the connection is left to close", self.room_code)
@@ -232,6 +239,7 @@ class Connection:
                 else:
                     assert isinstance(item, tuple)
                     text, seq = item
+                self._metrics.sent(text)  # before the write, so a client that has it sees it counted
                 if not await self._write(text):
                     return
                 if seq is not None:

@@ -132,7 +132,8 @@ async def room_socket(ws: WebSocket, code: str) -> None:
             await ws.close(code=4029, reason=message[:120])
         return
     try:
-        await _serve(ws, services, code)
+        with services.metrics.connections_open.track_inprogress():
+            await _serve(ws, services, code)
     finally:
         sockets.release(address)
 
@@ -158,6 +159,7 @@ async def _serve(ws: WebSocket, services: Services, code: str) -> None:
         room_code=room.code,
         backlog_bytes=settings.send_backlog_bytes,
         write_timeout_s=settings.write_timeout_s,
+        metrics=services.metrics.connection,
     )
     conn.start()
 
@@ -207,7 +209,7 @@ async def _read_loop(
             msg = _parse(text, limit)
         except _Refused as exc:
             if exc.id is not None:
-                _tell(room, conn, {"type": "reject", "id": exc.id, "code": exc.code, "message": exc.message})
+                _reject(room, conn, exc.id, exc.code, exc.message)
             else:
                 _tell(room, conn, {"type": "error", "code": exc.code, "message": exc.message})
             await _pause(conn)
@@ -242,16 +244,7 @@ def _handle(
     bucket = resyncs if isinstance(msg, Resync) else actions
     if not bucket.take(time.monotonic()):
         if isinstance(msg, Action | Admin):
-            _tell(
-                room,
-                conn,
-                {
-                    "type": "reject",
-                    "id": msg.id,
-                    "code": Code.RATE_LIMITED,
-                    "message": "Too many messages; slow down.",
-                },
-            )
+            _reject(room, conn, msg.id, Code.RATE_LIMITED, "Too many messages; slow down.")
         else:
             _tell(
                 room,
@@ -262,16 +255,7 @@ def _handle(
     if isinstance(msg, Action):
         member = room.members.get(conn.player_id)
         if msg.seat is not None and (member is None or member.seat != msg.seat):
-            _tell(
-                room,
-                conn,
-                {
-                    "type": "reject",
-                    "id": msg.id,
-                    "code": Code.NOT_YOUR_SEAT,
-                    "message": "You can only act for your own seat.",
-                },
-            )
+            _reject(room, conn, msg.id, Code.NOT_YOUR_SEAT, "You can only act for your own seat.")
             return
         room.post_action(conn, msg.id, msg.action, received)
     elif isinstance(msg, Admin):
@@ -289,16 +273,7 @@ def _admin(room: Room, conn: Connection, msg: Admin) -> None:
     elif msg.command == "end_match":
         room.post_admin(conn, msg.id, lambda: room.desk.end_match(host))
     elif msg.teams is None:
-        _tell(
-            room,
-            conn,
-            {
-                "type": "reject",
-                "id": msg.id,
-                "code": Code.BAD_MESSAGE,
-                "message": "assign_teams needs `teams`.",
-            },
-        )
+        _reject(room, conn, msg.id, Code.BAD_MESSAGE, "assign_teams needs `teams`.")
     else:
         teams = msg.teams
         room.post_admin(conn, msg.id, lambda: room.desk.assign_teams(host, teams))
@@ -333,6 +308,11 @@ async def _ping_loop(conn: Connection, interval: float) -> None:
             if sync.rtt is not None:
                 fields["rtt"], fields["jitter"] = sync.rtt, sync.jitter
             conn.send_ping(ping_id, **fields)
+
+
+def _reject(room: Room, conn: Connection, frame_id: str, code: Code, message: str) -> None:
+    room.metrics.rejected(code)
+    _tell(room, conn, {"type": "reject", "id": frame_id, "code": code, "message": message})
 
 
 def _tell(room: Room, conn: Connection, message: dict[str, object]) -> None:

@@ -37,6 +37,8 @@ class BotPace:
 class BotSeats:
     game: str
     pace: BotPace
+    room: str = ""
+    """The room's code, for its log lines."""
     rng: random.Random = field(default_factory=random.Random)
     bots: set[int] = field(default_factory=set)
     """Seats the host gave to a bot."""
@@ -118,7 +120,7 @@ class BotSeats:
         try:
             return self.chooser(view, self.rng)
         except Exception:  # a bot's bug must not stop the table: that bot just does not move
-            log.exception("%s bot failed to choose", self.game)
+            log.exception("room=%s %s bot failed to choose", self.room, self.game)
             return None
 
     def plan(self, state: object, view_of: Callable[[int], JSON], now: int) -> None:

@@ -58,7 +58,9 @@ class Answers:
     A ``Room.call`` result waits too: an input it queued could still be refused.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, rejected: Callable[[str], None] = lambda code: None) -> None:
+        self._rejected = rejected
+        """Told the code of every reject this sends (the server's metrics)."""
         self._acks: list[tuple[Viewer, str, bool, int | None]] = []
         self._results: list[tuple[asyncio.Future[Any], Any, bool]] = []
 
@@ -75,6 +77,7 @@ class Answers:
             return
         for viewer, cid, _, acked_seat in self._acks:
             if acked_seat == seat and cid == client_id:
+                self._rejected(code)
                 viewer.send(reject_text(client_id, code, message))
         self._acks = [a for a in self._acks if not (a[3] == seat and a[1] == client_id)]
 
@@ -85,6 +88,7 @@ class Answers:
     def refuse_logged(self, code: str, message: str, error: Exception) -> None:
         """The commit failed: every input of the turn is refused; results of calls that queued one too."""
         for viewer, client_id, _, _ in self._acks:
+            self._rejected(code)
             viewer.send(reject_text(client_id, code, message))
         self._acks.clear()
         self._refuse_results(error)

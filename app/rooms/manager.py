@@ -10,6 +10,7 @@ from typing import Any
 
 from app.db.store import CodeTaken, EventLog, EventRec, GameRec, Store
 from app.engines import get_engine
+from app.observability.metrics import IGNORED, RoomMetrics
 from app.rooms.bots import BotPace
 from app.rooms.clock import Clock
 from app.rooms.errors import RoomError
@@ -48,8 +49,16 @@ def new_code() -> str:
 
 
 class RoomManager:
-    def __init__(self, store: Store, event_log: EventLog, clock: Clock, pace: BotPace | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        event_log: EventLog,
+        clock: Clock,
+        pace: BotPace | None = None,
+        metrics: RoomMetrics = IGNORED,
+    ) -> None:
         self.store = store
+        self.metrics = metrics
         self.event_log = event_log
         self.clock = clock
         self.pace = pace or BotPace()
@@ -100,6 +109,7 @@ class RoomManager:
             clock=self.clock,
             clock_offset=clock_offset,
             pace=self.pace,
+            metrics=self.metrics,
             **fields,
         )
 

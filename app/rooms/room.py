@@ -28,6 +28,7 @@ from app.db.store import EventLog, Store
 from app.engines import get_engine
 from app.engines.base import JSON, Engine, IllegalAction, Move, Timing
 from app.engines.step import Input, Tick
+from app.observability.metrics import IGNORED, RoomMetrics
 from app.rooms.audience import Viewer
 from app.rooms.bots import BotPace, BotSeats
 from app.rooms.clock import Clock
@@ -67,14 +68,16 @@ class Room:
         clock: Clock,
         clock_offset: int = 0,
         pace: BotPace | None = None,
+        metrics: RoomMetrics = IGNORED,
     ) -> None:
         self.code = code
+        self.metrics = metrics
         self.engine: Engine[Any, Any] = get_engine(game)
         self.game_name = game
         self.lobby = Lobby(self.engine, options=options, public=public, host_id=host_id, status=status)
         self.game: Table | None = None
         self.viewers: dict[Peer, Viewer] = {}
-        self.bots = BotSeats(game, pace or BotPace())
+        self.bots = BotSeats(game, pace or BotPace(), room=code)
         self.races = RaceTiming(self.engine)
         self.frames = Frames(self.engine)
         self.store = store
@@ -85,7 +88,7 @@ class Room:
         self._inbox: deque[Item] = deque()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        self.answers = Answers()
+        self.answers = Answers(metrics.rejected)
         self._retry_at: int | None = None
         """After a failed timer or commit: when timers may fire again (room clock)."""
         self.next_seed: str | None = None
@@ -177,7 +180,7 @@ class Room:
             except asyncio.CancelledError:
                 raise
             except Exception:  # each input is isolated below; this is the last line of defence
-                log.exception("room %s: turn failed", self.code)
+                log.exception("room=%s turn failed", self.code)
                 self.frames.invalidate()
 
     async def _turn(self) -> None:
@@ -222,7 +225,7 @@ class Room:
     def _as_refusal(self, exc: Exception) -> Exception:
         if isinstance(exc, RoomError):
             return exc
-        log.error("room %s: command failed", self.code, exc_info=exc)
+        log.error("room=%s command failed", self.code, exc_info=exc)
         return RoomError(*SERVER_ERROR, 503)
 
     async def _handle_admin(self, item: Admin) -> None:
@@ -267,7 +270,7 @@ class Room:
             raise
         except Exception as exc:
             game.state = before
-            log.error("room %s: input %r failed", self.code, inp, exc_info=exc)
+            log.error("room=%s input %r failed", self.code, inp, exc_info=exc)
             raise RoomError(*SERVER_ERROR, 503) from None
 
     def _check_views(self) -> None:
@@ -280,7 +283,7 @@ class Room:
             self._build_views(game.state)
         except Exception as exc:
             log.error(
-                "room %s: a view failed; the turn's inputs are tried one by one", self.code, exc_info=exc
+                "room=%s a view failed; the turn's inputs are tried one by one", self.code, exc_info=exc
             )
             for event in game.retry_pending(self._build_views, self.races.new_rulings):
                 self.answers.refuse(event.seat, event.client_id, *SERVER_ERROR, RoomError(*SERVER_ERROR, 503))
@@ -358,7 +361,7 @@ class Room:
                 self.play(Move(seat, action, now, 0, self._timing(seat, None)), f"bot-{game.next_seq}")
             except IllegalAction as exc:
                 # A bot only picks from its view's legal actions; a reject here is a bot bug, not the table's.
-                log.warning("room %s: bot at seat %d tried %r: %s", self.code, seat, action, exc.code)
+                log.warning("room=%s bot at seat %d tried %r: %s", self.code, seat, action, exc.code)
             except RoomError:
                 pass  # logged by play; the bot plans again
         self.bots.plan(game.state, lambda seat: self.frames.game_view(game.state, seat), now)
@@ -373,7 +376,7 @@ class Room:
         try:
             await self._log.append(game.rec.id, events)
         except Exception:
-            log.exception("room %s: event log append failed; rolling back %d inputs", self.code, len(events))
+            log.exception("room=%s event log append failed; rolling back %d inputs", self.code, len(events))
             game.roll_back(events)
             self.answers.refuse_logged(*SERVER_ERROR, RoomError(*SERVER_ERROR, 503))
             self._retry_at = self.now() + RETRY_MS  # a due timer waits for the log to come back
@@ -392,7 +395,7 @@ class Room:
             finished = await self.store.finish_game(game.rec.id, outcome.to_json())
             await self.store.update_room(self.code, status="finished")
         except Exception:  # tried again next turn; the game is over in the log already
-            log.exception("room %s: could not mark the game finished", self.code)
+            log.exception("room=%s could not mark the game finished", self.code)
             return
         game.rec = finished
         self.lobby.status = "finished"
@@ -404,6 +407,7 @@ class Room:
     ) -> None:
         viewer = self.viewers.get(peer)
         if viewer is not None:
+            self.metrics.rejected(code)
             viewer.send(reject_text(client_id, code, message, detail))
 
     # --- views and frames ------------------------------------------------

@@ -67,7 +67,7 @@ ERRORS: dict[str, set[int]] = {
     "POST /api/players": {422, 429},
     "GET /api/players/me": {401},
     "GET /api/games": set(),
-    "GET /api/health": set(),
+    "GET /api/health": {503},
     "POST /api/rooms": {401, 409, 422, 429, 503},
     "GET /api/rooms": {422},
     "GET /api/rooms/{code}": {404},

@@ -1,0 +1,34 @@
+"""Event-loop lag: how late a periodic timer wakes up. A loop busy with one long callback (a slow
+view, a synchronous call) delays every room, socket and timer at once; this shows by how much."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+
+INTERVAL_S = 0.25
+
+
+class LoopLagProbe:
+    def __init__(self, report: Callable[[float], None], interval: float = INTERVAL_S) -> None:
+        self._report = report
+        self._interval = interval
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="event-loop-lag")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            asleep = loop.time()
+            await asyncio.sleep(self._interval)
+            self._report(max(0.0, loop.time() - asleep - self._interval))

@@ -1,0 +1,147 @@
+"""The server's Prometheus metrics, on a registry of their own (one per app, so apps never share series).
+
+The hot paths only call methods of small objects holding pre-bound children: a frame written costs
+two counter increments, and nothing builds a label dict per frame. Rates (frames/s, bytes/s) are
+Prometheus' job: everything that counts is a counter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client.exposition import choose_encoder
+
+__all__ = ["IGNORED", "ConnectionMetrics", "Metrics", "RoomMetrics"]
+
+COMMIT_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+"""Seconds: a SQLite commit takes well under a millisecond, a busy PostgreSQL one tens of them."""
+LAG_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
+
+class ConnectionMetrics:
+    """What a WebSocket connection reports: frames and bytes written, overflows, aborts."""
+
+    def __init__(self, frames: Counter, sent_bytes: Counter, overflows: Counter, aborts: Counter) -> None:
+        self._frames = frames
+        self._bytes = sent_bytes
+        self._overflow = overflows.labels("queue_full")
+        self._overflows = overflows
+        self._aborts = aborts
+
+    def sent(self, text: str) -> None:
+        """One frame handed to the socket (its UTF-8 payload; the WebSocket header is not counted)."""
+        self._frames.inc()
+        # isascii is a fast C scan; only a frame with non-ASCII text (names, chat) pays for encoding.
+        self._bytes.inc(len(text) if text.isascii() else len(text.encode()))
+
+    def overflowed(self, reason: str | None = None) -> None:
+        (self._overflow if reason is None else self._overflows.labels(reason)).inc()
+
+    def aborted(self, reason: str) -> None:
+        """The server cut the connection off (``reason``: the error code sent, e.g. TOO_SLOW)."""
+        self._aborts.labels(reason.lower()).inc()
+
+
+class RoomMetrics:
+    """What a room reports: the ``reject`` frames it answers, by protocol code."""
+
+    def __init__(self, rejects: Counter) -> None:
+        self._rejects = rejects
+        self._by_code: dict[str, Counter] = {}
+
+    def rejected(self, code: str) -> None:
+        child = self._by_code.get(code)
+        if child is None:
+            child = self._by_code[code] = self._rejects.labels(code)
+        child.inc()
+
+
+class _Ignored(ConnectionMetrics, RoomMetrics):
+    """Reports nothing: rooms and connections made without an app (unit tests, tools)."""
+
+    def __init__(self) -> None:
+        pass
+
+    def sent(self, text: str) -> None:
+        pass
+
+    def overflowed(self, reason: str | None = None) -> None:
+        pass
+
+    def aborted(self, reason: str) -> None:
+        pass
+
+    def rejected(self, code: str) -> None:
+        pass
+
+
+IGNORED = _Ignored()
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        r = self.registry
+        self.rooms_loaded = Gauge("bordet_rooms_loaded", "Rooms held in memory.", registry=r)
+        self.connections_open = Gauge(
+            "bordet_connections_open", "WebSocket connections open (authenticated or not).", registry=r
+        )
+        self.frames_sent = Counter("bordet_frames_sent", "Frames written to WebSockets.", registry=r)
+        self.bytes_sent = Counter(
+            "bordet_sent_bytes", "UTF-8 payload bytes of the frames written to WebSockets.", registry=r
+        )
+        self.send_overflows = Counter(
+            "bordet_send_overflows",
+            "Send backlogs emptied because the client did not read fast enough.",
+            ["reason"],
+            registry=r,
+        )
+        self.connection_aborts = Counter(
+            "bordet_connection_aborts",
+            "Connections the server cut off, by the error code it sent (too_slow, ...).",
+            ["reason"],
+            registry=r,
+        )
+        self.rejects = Counter("bordet_rejects", "Reject frames answered, by code.", ["code"], registry=r)
+        self.commit_seconds = Histogram(
+            "bordet_commit_seconds",
+            "Durable database writes: the event log's group commits and the lobby's transactions.",
+            ["kind"],
+            buckets=COMMIT_BUCKETS,
+            registry=r,
+        )
+        self.loop_lag = Gauge(
+            "bordet_event_loop_lag_seconds",
+            "How late the latest periodic event-loop timer woke up.",
+            registry=r,
+        )
+        self.loop_lag_samples = Histogram(
+            "bordet_event_loop_lag_samples_seconds",
+            "How late each periodic event-loop timer woke up.",
+            buckets=LAG_BUCKETS,
+            registry=r,
+        )
+        self.connection = ConnectionMetrics(
+            self.frames_sent, self.bytes_sent, self.send_overflows, self.connection_aborts
+        )
+        self.room = RoomMetrics(self.rejects)
+        self._commits = {kind: self.commit_seconds.labels(kind) for kind in ("events", "lobby")}
+
+    def count_rooms(self, count: Callable[[], int]) -> None:
+        """Read the number of rooms at scrape time (nothing to keep in step as rooms come and go)."""
+        self.rooms_loaded.set_function(count)
+
+    def committed(self, kind: str, seconds: float) -> None:
+        """A durable write of ``kind`` ("events" or "lobby") took ``seconds``."""
+        self._commits[kind].observe(seconds)
+
+    def lagged(self, seconds: float) -> None:
+        self.loop_lag.set(seconds)
+        self.loop_lag_samples.observe(seconds)
+
+    def render(self, accept: str = "") -> tuple[bytes, str]:
+        """Every metric in the exposition format the scraper's ``Accept`` header asks for, and its
+        content type (Prometheus' text format by default)."""
+        encode, content_type = choose_encoder(accept)
+        return encode(self.registry), content_type
