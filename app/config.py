@@ -62,6 +62,14 @@ class Settings:
     """BORDET_ROOMS_PER_HOST: unfinished rooms (lobby or playing) one player may host at once."""
     sockets_per_address: int = 64
     """BORDET_SOCKETS_PER_ADDRESS: WebSocket connections open at once from one client address."""
+    room_idle_s: float = 60.0
+    """BORDET_ROOM_IDLE_S: a room with no connection, deadline or bot to move leaves memory after this."""
+    max_loaded_rooms: int = 5_000
+    """BORDET_MAX_LOADED_ROOMS: rooms one process holds in memory at most (503 BUSY past it)."""
+    lobby_expiry_h: float = 24.0
+    """BORDET_LOBBY_EXPIRY_H: a lobby room nobody used for this long expires."""
+    spectators_per_room: int = 50
+    """BORDET_SPECTATORS_PER_ROOM: people watching one room at once (409 ROOM_CROWDED past it)."""
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -84,4 +92,8 @@ class Settings:
             rooms_per_host=int(os.environ.get("BORDET_ROOMS_PER_HOST", "5")),
             sockets_per_address=int(os.environ.get("BORDET_SOCKETS_PER_ADDRESS", "64")),
             log_level=os.environ.get("BORDET_LOG_LEVEL", "INFO"),
+            room_idle_s=float(os.environ.get("BORDET_ROOM_IDLE_S", "60")),
+            max_loaded_rooms=int(os.environ.get("BORDET_MAX_LOADED_ROOMS", "5000")),
+            lobby_expiry_h=float(os.environ.get("BORDET_LOBBY_EXPIRY_H", "24")),
+            spectators_per_room=int(os.environ.get("BORDET_SPECTATORS_PER_ROOM", "50")),
         )

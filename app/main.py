@@ -32,7 +32,7 @@ from app.realtime.transport import TransportCapture
 from app.rooms.bots import BotPace
 from app.rooms.clock import Clock, ManualClock, MonotonicClock
 from app.rooms.errors import RoomError
-from app.rooms.manager import RoomManager
+from app.rooms.manager import Lifecycle, RoomManager
 from app.security import TokenSigner
 from app.services import Services
 from app.validation import forbidden_char
@@ -59,14 +59,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         clock: Clock = ManualClock() if settings.test_clock else MonotonicClock()
         pace = BotPace(think_ms=settings.bot_think_ms, seat_hold_ms=settings.seat_hold_s * 1000)
-        manager = RoomManager(store, event_log, clock, pace, metrics.room)
+        lifecycle = Lifecycle(
+            idle_ms=int(settings.room_idle_s * 1000),
+            max_loaded=settings.max_loaded_rooms,
+            lobby_expiry_s=settings.lobby_expiry_h * 3600,
+            max_spectators=settings.spectators_per_room,
+        )
+        manager = RoomManager(store, event_log, clock, pace, metrics.room, lifecycle)
         metrics.count_rooms(lambda: len(manager.rooms))
         limits = Limits.from_settings(settings)
         app.state.services = Services(
             settings, store, event_log, clock, manager, TokenSigner(secret), limits, metrics
         )
         await manager.recover()
-        manager.start_checkpoints()
+        manager.start_housekeeping()
         lag = LoopLagProbe(metrics.lagged)
         lag.start()
         try:
@@ -89,6 +95,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(RoomError)
     async def room_error(_: Request, exc: RoomError) -> JSONResponse:
         headers = exc.headers if isinstance(exc, RateLimited) else None
+        if exc.status == 503:  # nothing changed and it may work in a moment (BUSY, TRY_AGAIN, SERVER_ERROR)
+            headers = {"Retry-After": str(RETRY_AFTER_503_S)}
         return JSONResponse(
             {"code": exc.code, "message": exc.message}, status_code=exc.status, headers=headers
         )
@@ -139,6 +147,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
+RETRY_AFTER_503_S = 5
+"""What a 503 tells a client to wait before trying again."""
 MAX_ERRORS = 10
 """Validation errors listed in a 422 (a body can hold any number of mistakes)."""
 MAX_MESSAGE = 200

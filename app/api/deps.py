@@ -40,8 +40,8 @@ async def current_player(
 PlayerDep = Annotated[PlayerRec, Depends(current_player)]
 
 
-def room_by_code(code: str, services: ServicesDep) -> Room:
-    return services.rooms.require(code)
+async def room_by_code(code: str, services: ServicesDep) -> Room:
+    return await services.rooms.require(code)
 
 
 RoomDep = Annotated[Room, Depends(room_by_code)]

@@ -28,7 +28,7 @@ class SeedIn(BaseModel):
 @router.post("/seed", status_code=204)
 async def set_next_seed(body: SeedIn, services: ServicesDep) -> None:
     """The next game started in ``room`` is dealt from ``seed`` (tests that need a known deal)."""
-    services.rooms.require(body.room).next_seed = body.seed
+    (await services.rooms.require(body.room)).next_seed = body.seed
 
 
 class ClockOut(BaseModel):
@@ -40,7 +40,7 @@ class ClockOut(BaseModel):
 async def advance_clock(body: Advance, services: ServicesDep) -> ClockOut:
     clock = services.clock
     assert isinstance(clock, ManualClock)
-    room = services.rooms.require(body.room) if body.room else None
+    room = await services.rooms.require(body.room) if body.room else None
     ms = body.ms or 0
     if room is not None and body.until is not None:
         ms = max(0, body.until - room.now())
@@ -61,6 +61,6 @@ class RoomClockOut(BaseModel):
 @router.get("/rooms/{code}/clock", response_model=RoomClockOut)
 async def room_clock(code: str, services: ServicesDep) -> RoomClockOut:
     """Where the room clock stands and how far of it is durable (crash tests wait for a checkpoint)."""
-    room = services.rooms.require(code)
+    room = await services.rooms.require(code)
     game = await services.store.latest_game(room.code)
     return RoomClockOut(room_now=room.now(), durable=None if game is None else game.clock_at)

@@ -77,6 +77,7 @@ class Room(Base):
         # The paged public list (app.db.room_queries): filter and keyset order from one index.
         Index("ix_rooms_status_public_created_at_code", "status", "public", "created_at", "code"),
         Index("ix_rooms_host_id_status", "host_id", "status"),
+        Index("ix_rooms_status_touched_at", "status", "touched_at"),
     )
 
     code: Mapped[str] = mapped_column(String(8), primary_key=True)
@@ -84,8 +85,10 @@ class Room(Base):
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     public: Mapped[bool] = mapped_column(Boolean)
     host_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
-    status: Mapped[str] = mapped_column(String(16))  # 'lobby' | 'playing' | 'finished'
+    status: Mapped[str] = mapped_column(String(16))  # 'lobby' | 'playing' | 'finished' | 'expired'
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Last put away after use (see app.rooms.manager): a lobby untouched for long expires.
+    touched_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class RoomMember(Base):

@@ -4,8 +4,9 @@ view, a synchronous call) delays every room, socket and timer at once; this show
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Callable
+
+from app.tasks import cancel_and_wait
 
 INTERVAL_S = 0.25
 
@@ -20,11 +21,8 @@ class LoopLagProbe:
         self._task = asyncio.create_task(self._run(), name="event-loop-lag")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await cancel_and_wait(self._task)
+        self._task = None
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()

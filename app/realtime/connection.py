@@ -16,7 +16,6 @@ reaction race knows when this player was actually sent its stimulus
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections import deque
 from collections.abc import Callable
@@ -27,6 +26,7 @@ from starlette.websockets import WebSocket
 from app.observability.metrics import IGNORED, ConnectionMetrics
 from app.realtime import transport
 from app.rooms.clocksync import ClockSync
+from app.tasks import cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -260,9 +260,6 @@ class Connection:
             self.closed.set()
 
     async def stop(self) -> None:
-        if self._writer is not None and not self._writer.done():
-            self._writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._writer
+        await cancel_and_wait(self._writer)
         self._empty()
         self.closed.set()

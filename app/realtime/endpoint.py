@@ -112,7 +112,12 @@ async def _authenticate(ws: WebSocket, services: Services, code: str) -> tuple[R
     player = await services.store.get_player(player_id) if player_id else None
     if player is None:
         raise _Refused(Code.BAD_TOKEN, "That token is not valid here; create a player first.", 4001)
-    room = services.rooms.get(code)
+    try:
+        room = await services.rooms.get(code)
+    except RoomError as exc:  # expired (gone for good), or the server is full just now
+        if exc.status == 503:
+            raise _Refused(Code.SERVER_ERROR, exc.message, 1011) from None
+        raise _Refused(Code.UNKNOWN_ROOM, exc.message, 4004) from None
     if room is None:
         raise _Refused(Code.UNKNOWN_ROOM, f"There is no room with code {code!r}.", 4004)
     return room, player.id, player.name

@@ -269,7 +269,7 @@ CODE_DOCS: dict[Code, str] = {
     Code.AUTH_REQUIRED: "The first frame was not a `hello` (any other message, a binary or malformed frame) "
     "or came too late (error, then close 4001).",
     Code.BAD_TOKEN: "The token is missing, malformed or not signed by this server (error, then close 4001).",
-    Code.UNKNOWN_ROOM: "No room has this code (error, then close 4004).",
+    Code.UNKNOWN_ROOM: "No room has this code, or it expired unused (error, then close 4004).",
     Code.NOT_SEATED: "Spectators cannot act; take a seat first (reject).",
     Code.NOT_YOUR_SEAT: "The action names another player's seat (reject).",
     Code.NO_GAME: "The room has no game running (reject).",
@@ -280,7 +280,7 @@ CODE_DOCS: dict[Code, str] = {
         "database write, a value the log cannot store; logged): it was not applied and nothing "
         "changed. Try again (reject; HTTP 503; error then close 1011 when joining)."
     ),
-    Code.TOO_SLOW: "The send queue kept overflowing despite reset snapshots (error, then close 4008).",
+    Code.TOO_SLOW: "The send backlog kept overflowing despite reset snapshots (error, then close 4008).",
     Code.TOO_MANY_CONNECTIONS: "This client address already has as many WebSocket connections open as "
     "the server allows (`BORDET_SOCKETS_PER_ADDRESS`); sent at once, before any `hello` (error, then "
     "close 4029). Close another connection first.",
@@ -295,6 +295,7 @@ CLOSE_CODES: dict[int, str] = {
     4004: "unknown room (UNKNOWN_ROOM)",
     4008: "too slow to keep up (TOO_SLOW)",
     4029: "too many connections open from this client address (TOO_MANY_CONNECTIONS)",
-    1011: "the room could not take the connection just now (SERVER_ERROR); reconnect",
+    1011: "the room could not take the connection just now (SERVER_ERROR: a failed write, or the server "
+    "holds as many rooms as it can); reconnect",
     1009: "frame far above the limit (closed by the server's WebSocket layer at 1 MiB)",
 }

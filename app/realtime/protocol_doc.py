@@ -378,7 +378,7 @@ def build_examples() -> Examples:
     )
     game = Table(rec=rec, engine=engine, state=state, committed=state, next_seq=1)
     room.game, room.lobby.status = game, "playing"
-    room.invalidate()
+    room.frames.invalidate()
     started = _jsonable(room.view_for(0))
 
     clock.advance(640)

@@ -9,6 +9,7 @@ was. Starting a game and the host's early end touch the game as well.
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -27,6 +28,8 @@ from app.rooms.table import Table
 if TYPE_CHECKING:
     from app.rooms.room import Room
 
+log = logging.getLogger(__name__)
+
 T = TypeVar("T")
 
 
@@ -42,7 +45,7 @@ class LobbyDesk:
             await room.store.write_lobby(room.code, draft.writes)
         draft.writes = []
         room.lobby = draft
-        room.invalidate()
+        room.frames.invalidate()
 
     def check_view(self, draft: Lobby) -> None:
         """The room view ``draft`` leads to can be built and sent (else the command is refused)."""
@@ -68,10 +71,10 @@ class LobbyDesk:
         if room.status == "playing" and member.seated and member.seat is not None:
             room.bots.back(member.seat)  # a stand-in hands the seat back
         room.viewers[peer] = Viewer(peer)
-        room.invalidate()
+        room.frames.invalidate()
         return member
 
-    def disconnect(self, peer: Peer) -> None:
+    async def disconnect(self, peer: Peer) -> None:
         room = self.room
         if room.viewers.pop(peer, None) is None:
             return
@@ -81,7 +84,17 @@ class LobbyDesk:
             seat = member.seat if member.seated and not member.bot else None
             if seat is not None and member.connections == 0 and room.status == "playing":
                 room.bots.gone(seat, room.now())
-        room.invalidate()
+            if member.role == "spectator" and member.connections == 0 and member.player_id != room.host_id:
+                await self._forget_spectator(member.player_id)
+        room.frames.invalidate()
+
+    async def _forget_spectator(self, player_id: str) -> None:
+        """A spectator whose last connection closed leaves (coming back makes them one again): rooms
+        do not keep every passer-by. A failed write only leaves the row for the next time."""
+        try:
+            await self._run(lambda lobby: lobby.leave(player_id))
+        except Exception:
+            log.warning("room=%s could not forget spectator %s", self.room.code, player_id, exc_info=True)
 
     async def join_seat(self, player_id: str, name: str, seat: int | None, prefs: dict[str, Any]) -> Member:
         return await self._run(lambda lobby: lobby.join_seat(player_id, name, seat, prefs))
@@ -132,7 +145,7 @@ class LobbyDesk:
         room.lobby = draft
         room.game = Table(rec=rec, engine=engine, state=state, committed=state, next_seq=1)
         self.begin_bots()
-        room.invalidate()
+        room.frames.invalidate()
         return rec
 
     async def end_match(self, host_id: str) -> None:

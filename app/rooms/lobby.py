@@ -62,8 +62,11 @@ class Lobby:
         host_id: str,
         status: str,
         members: Mapping[str, Member] | None = None,
+        max_spectators: int | None = None,
     ) -> None:
         self.engine = engine
+        self.max_spectators = max_spectators
+        """How many may watch at once (None: no bound); seated members never count."""
         self.options = options
         self.public = public
         self.host_id = host_id
@@ -80,6 +83,7 @@ class Lobby:
             host_id=self.host_id,
             status=self.status,
             members={pid: replace(m, prefs=dict(m.prefs)) for pid, m in self.members.items()},
+            max_spectators=self.max_spectators,
         )
 
     @property
@@ -91,6 +95,15 @@ class Lobby:
         return sorted((m for m in self.members.values() if m.seated), key=lambda m: m.seat or 0)
 
     # --- helpers --------------------------------------------------------------
+
+    def _spectator(self, player_id: str, name: str) -> Member:
+        """A new member who watches, if the room has room for one more."""
+        cap = self.max_spectators
+        if cap is not None and sum(1 for m in self.members.values() if m.role != "seat") >= cap:
+            raise RoomError("ROOM_CROWDED", f"At most {cap} people can watch this room at once.", 409)
+        member = Member(player_id, name, "spectator", None)
+        self.members[player_id] = member
+        return member
 
     def _put(self, member: Member) -> None:
         self.writes.append(PutMember(member.player_id, member.role, member.seat, dict(member.prefs)))
@@ -135,8 +148,7 @@ class Lobby:
         """A connection arrives: someone not yet a member watches."""
         member = self.members.get(player_id)
         if member is None:
-            member = Member(player_id, name, "spectator", None)
-            self.members[player_id] = member
+            member = self._spectator(player_id, name)
             self._put(member)
         return member
 
@@ -214,8 +226,7 @@ class Lobby:
         if member is not None and member.role == "seat" and self.playing:
             raise RoomError("GAME_RUNNING", "You hold a seat in the running game.", 409)
         if member is None:
-            member = Member(player_id, name, "spectator", None)
-            self.members[player_id] = member
+            member = self._spectator(player_id, name)
         member.role, member.seat = "spectator", None
         self._put(member)
         return member

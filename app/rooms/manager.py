@@ -1,23 +1,36 @@
-"""Creates rooms, finds them by code, and brings unfinished ones back after a restart."""
+"""Creates rooms, finds them by code, and keeps in memory only the rooms in use.
+
+A room lives in memory while it has connections, a live deadline or a bot to move. Once it has
+been idle for a while it is put away (unloaded) and rebuilt from the database the next time
+someone uses it (:mod:`app.rooms.loader`). At start only the games still running are brought
+back; lobbies and finished games wait in the database until someone asks for them. Lobbies
+nobody comes back to expire.
+"""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
+import time
+from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
-from app.db.store import CodeTaken, EventLog, EventRec, GameRec, Store
+from app.db import room_lifecycle
+from app.db.models import utcnow
+from app.db.store import CodeTaken, EventLog, Store
 from app.engines import get_engine
 from app.observability.metrics import IGNORED, RoomMetrics
 from app.rooms.bots import BotPace
 from app.rooms.clock import Clock
 from app.rooms.errors import RoomError
-from app.rooms.lobby import Member, validate_options
-from app.rooms.replay import replay
+from app.rooms.loader import CHECKPOINT_MS, rebuild, resume_time
+from app.rooms.lobby import validate_options
 from app.rooms.room import Room
-from app.rooms.table import Table
+from app.tasks import cancel_and_wait
+
+__all__ = ["CHECKPOINT_MS", "Lifecycle", "RoomManager", "resume_time"]
 
 log = logging.getLogger(__name__)
 
@@ -25,23 +38,24 @@ log = logging.getLogger(__name__)
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 
+SWEEP_S = 5.0
+"""How often loaded rooms are checked for idleness (real seconds)."""
+EXPIRY_EVERY_S = 600.0
+"""How often old lobbies are expired (real seconds)."""
 
-CHECKPOINT_MS = 500
-"""How often each running game's room clock is made durable (see :func:`resume_time`)."""
 
+@dataclass(frozen=True)
+class Lifecycle:
+    """How long rooms stay in memory and in the lobby (settings in :mod:`app.config`)."""
 
-def resume_time(game: GameRec, events: list[EventRec]) -> int:
-    """Where a recovered game's room clock resumes: where it stood when the server stopped.
-
-    The room clock of every running game is made durable every ``CHECKPOINT_MS`` (and the log
-    holds each input's time), so the stop came at most one interval after the later of the two.
-    Resuming at that upper bound keeps the clock from ever running backwards for a client that
-    saw it just before a crash, at the cost of at most one interval of a turn. The downtime
-    itself is a pause: nobody loses turn time to a crash.
-    """
-    last = events[-1].at if events else game.started_at
-    durable = last if game.clock_at is None else max(last, game.clock_at)
-    return durable + CHECKPOINT_MS
+    idle_ms: int = 60_000
+    """A room idle this long (room-manager clock) is put away."""
+    max_loaded: int = 5_000
+    """Rooms one process holds in memory at most; past it, new ones are refused (503 ``BUSY``)."""
+    lobby_expiry_s: float = 24 * 3600
+    """A lobby room unused this long (wall clock) expires."""
+    max_spectators: int | None = 50
+    """People watching one room at once."""
 
 
 def new_code() -> str:
@@ -56,22 +70,61 @@ class RoomManager:
         clock: Clock,
         pace: BotPace | None = None,
         metrics: RoomMetrics = IGNORED,
+        lifecycle: Lifecycle | None = None,
     ) -> None:
         self.store = store
         self.metrics = metrics
         self.event_log = event_log
         self.clock = clock
         self.pace = pace or BotPace()
+        self.lifecycle = lifecycle or Lifecycle()
         self.rooms: dict[str, Room] = {}
-        self._checkpoints: asyncio.Task[None] | None = None
+        """The rooms loaded in this process, by code."""
+        self._loading: dict[str, asyncio.Future[Room | None]] = {}
+        self._idle_since: dict[str, int] = {}
+        self._tasks: list[asyncio.Task[None]] = []
 
-    def get(self, code: str) -> Room | None:
-        return self.rooms.get(code.upper())
+    # --- finding and creating rooms ------------------------------------------
 
-    def require(self, code: str) -> Room:
-        room = self.get(code)
+    async def get(self, code: str) -> Room | None:
+        """The room ``code``, loaded from the database if it is not in memory; None if none."""
+        code = code.upper()
+        room = self.rooms.get(code)
+        if room is not None:
+            self._idle_since.pop(code, None)  # used just now: its idle time starts again
+            return room
+        loading = self._loading.get(code)
+        if loading is not None:  # someone else is loading it: wait for the same room
+            return await asyncio.shield(loading)
+        future: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
+        self._loading[code] = future
+        try:
+            room = await self._load(code)
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: waiters get it, nobody else needs to
+            raise
+        else:
+            future.set_result(room)
+            return room
+        finally:
+            del self._loading[code]
+
+    async def require(self, code: str) -> Room:
+        room = await self.get(code)
         if room is None:
             raise RoomError("UNKNOWN_ROOM", f"There is no room with code {code!r}.", 404)
+        return room
+
+    async def _load(self, code: str) -> Room | None:
+        rec = await self.store.get_room(code)
+        if rec is None:
+            return None
+        if rec.status == "expired":
+            raise RoomError("ROOM_EXPIRED", "That room was left unused and has closed.", 410)
+        await self._make_space()
+        room = await rebuild(rec, self.store, self._new_room)
+        self._adopt(room)
         return room
 
     async def create(
@@ -82,6 +135,7 @@ class RoomManager:
         except KeyError as exc:
             raise RoomError("UNKNOWN_GAME", f"There is no game called {game!r}.", 422) from exc
         clean = validate_options(engine, options)
+        await self._make_space()
         for _ in range(20):
             code = new_code()
             if code in self.rooms:
@@ -96,8 +150,7 @@ class RoomManager:
         room = self._new_room(
             code=code, game=game, options=clean, public=public, host_id=host_id, status="lobby"
         )
-        room.start_actor()
-        self.rooms[code] = room
+        self._adopt(room)
         # The host takes the first seat through the room's inbox, like any other lobby command.
         await room.call(lambda: room.desk.join_seat(host_id, host_name, None, {}))
         return room
@@ -110,73 +163,115 @@ class RoomManager:
             clock_offset=clock_offset,
             pace=self.pace,
             metrics=self.metrics,
+            max_spectators=self.lifecycle.max_spectators,
             **fields,
         )
 
+    def _adopt(self, room: Room) -> None:
+        room.start_actor()
+        self.rooms[room.code] = room
+
+    async def _make_space(self) -> None:
+        """Room for one more loaded room: idle rooms are put away at once if the process is full."""
+        if len(self.rooms) < self.lifecycle.max_loaded:
+            return
+        await self.unload_idle(min_idle_ms=0)
+        if len(self.rooms) >= self.lifecycle.max_loaded:
+            raise RoomError("BUSY", "This server is holding as many tables as it can; try again later.", 503)
+
+    # --- start, idle rooms, expiry --------------------------------------------
+
     async def recover(self) -> int:
-        """Rebuild every room; running games are replayed from their logs through the one ``step``."""
+        """Bring back every game still running (its log replayed through the one ``step``); the
+        rest (lobbies, finished games) is loaded when someone asks for it."""
         count = 0
-        for status in ("lobby", "playing", "finished"):
-            for rec in await self.store.rooms_in_status(status):
-                if rec.code in self.rooms:
-                    continue
-                room = self._new_room(
-                    code=rec.code,
-                    game=rec.game,
-                    options=rec.options,
-                    public=rec.public,
-                    host_id=rec.host_id,
-                    status=rec.status,
-                )
-                for m in await self.store.list_members(rec.code):
-                    room.members[m.player_id] = Member(
-                        m.player_id, m.name, m.role, m.seat, dict(m.prefs or {}), bot=m.bot
-                    )
-                game = await self.store.latest_game(rec.code)
-                if game is not None:
-                    events = await self.store.load_events(game.id)
-                    state = replay(game, events)
-                    table = Table(
-                        rec=game,
-                        engine=room.engine,
-                        state=state,
-                        committed=state,
-                        next_seq=(events[-1].seq + 1) if events else 1,
-                    )
-                    for ev in events:
-                        if ev.seat is not None and ev.client_id is not None:
-                            table.applied[(ev.seat, ev.client_id)] = ev.seq
-                    room.game = table
-                    room.resume_clock_at(resume_time(game, events))
-                    if rec.status == "playing":
-                        room.desk.begin_bots()
-                room.start_actor()
-                self.rooms[rec.code] = room
+        for rec in await self.store.rooms_in_status("playing"):
+            if rec.code not in self.rooms:
+                self._adopt(await rebuild(rec, self.store, self._new_room))
                 count += 1
         if count:
-            log.info("recovered %d rooms", count)
+            log.info("recovered %d running games", count)
         return count
 
-    def start_checkpoints(self) -> None:
-        """Note every running game's room clock in the log, so a restart resumes it where it stood."""
-        self._checkpoints = asyncio.create_task(self._checkpoint_loop(), name="room-clock-checkpoints")
+    async def unload_idle(self, min_idle_ms: int | None = None) -> int:
+        """Put away every room idle (no connection, nothing queued, no deadline or bot) for at
+        least ``min_idle_ms`` (the lifecycle's idle time by default); returns how many."""
+        wait = self.lifecycle.idle_ms if min_idle_ms is None else min_idle_ms
+        now = self.clock.now()
+        unloaded = 0
+        for code, room in list(self.rooms.items()):
+            if room.viewers or room.next_deadline() is not None:
+                self._idle_since.pop(code, None)
+                continue
+            since = self._idle_since.setdefault(code, now)
+            if now - since >= wait and await self._put_away(room):
+                unloaded += 1
+        return unloaded
+
+    async def _put_away(self, room: Room) -> bool:
+        async def idle() -> bool:
+            return room.put_away_if_idle()
+
+        try:
+            if not await room.call(idle):
+                return False
+        except RoomError:  # put away already
+            return False
+        self.rooms.pop(room.code, None)
+        self._idle_since.pop(room.code, None)
+        await room.stop()
+        if room.game is not None and room.status == "playing":
+            self.event_log.note_clock(room.game.rec.id, room.now())
+        try:
+            await room_lifecycle.put_away(self.store, room.code, room.host_id)
+        except Exception:  # only the touch and the spectators' rows: the next put-away retries
+            log.warning("room=%s could not note its put-away", room.code, exc_info=True)
+        return True
+
+    async def expire_lobbies(self) -> int:
+        """Lobbies not used for the lifecycle's expiry time expire (the loaded ones are in use)."""
+        cutoff = utcnow() - timedelta(seconds=self.lifecycle.lobby_expiry_s)
+        loaded = [code for code, room in self.rooms.items() if room.status == "lobby"]
+        await room_lifecycle.touch(self.store, loaded)
+        expired = await room_lifecycle.expire_lobbies(self.store, cutoff)
+        if expired:
+            log.info("expired %d lobby rooms nobody used", expired)
+        return expired
+
+    def start_housekeeping(self) -> None:
+        """Clock checkpoints of running games, idle rooms put away, old lobbies expired."""
+        self._tasks = [
+            asyncio.create_task(self._checkpoint_loop(), name="room-clock-checkpoints"),
+            asyncio.create_task(self._sweep_loop(), name="room-sweeper"),
+        ]
 
     async def _checkpoint_loop(self) -> None:
         while True:
             await asyncio.sleep(CHECKPOINT_MS / 1000)
             self.checkpoint()
 
+    async def _sweep_loop(self) -> None:
+        next_expiry = time.monotonic()
+        while True:
+            await asyncio.sleep(SWEEP_S)
+            try:
+                await self.unload_idle()
+                if time.monotonic() >= next_expiry:
+                    next_expiry = time.monotonic() + EXPIRY_EVERY_S
+                    await self.expire_lobbies()
+            except Exception:  # the database may be away for a while; the next sweep tries again
+                log.exception("room sweep failed")
+
     def checkpoint(self) -> None:
+        """Note every running game's room clock in the log, so a restart resumes it where it stood."""
         for room in self.rooms.values():
             if room.game is not None and room.status == "playing":
                 self.event_log.note_clock(room.game.rec.id, room.now())
 
     async def stop(self) -> None:
-        if self._checkpoints is not None:
-            self._checkpoints.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._checkpoints
-            self._checkpoints = None
+        for task in self._tasks:
+            await cancel_and_wait(task)
+        self._tasks = []
         for room in self.rooms.values():
             await room.stop()
         self.checkpoint()  # a clean stop resumes exactly where it stopped

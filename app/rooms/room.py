@@ -1,12 +1,11 @@
 """The room actor: one asyncio task per room routes every input, in order, to the part that owns it.
 
-Everything that changes a room goes through its inbox and is handled by that
-one task: player actions, bots' moves, timer ticks, the host's end, connections
-coming and going, and the lobby's commands. One turn of the loop:
+Everything that changes a room goes through its inbox and is handled by that one task: player
+actions, bots' moves, timer ticks, the host's end, connections coming and going, and the lobby's
+commands. One turn of the loop:
 
-1. drain the inbox: a game input goes through the one engine ``step``
-   (:class:`~app.rooms.table.Table`), a lobby command runs on a draft of the
-   :class:`~app.rooms.lobby.Lobby` that becomes the lobby once its writes are stored;
+1. drain the inbox: a game input goes through the one engine ``step`` (:class:`~app.rooms.table.Table`),
+   a lobby command runs on a draft :class:`~app.rooms.lobby.Lobby`, taken once its writes are stored;
 2. fire due deadlines as ticks and let the bots act, through the same path;
 3. append every accepted game input to the event log and wait for the commit;
 4. only then broadcast (:class:`~app.rooms.frames.Frames`), then the answers.
@@ -18,7 +17,6 @@ and leaves the room as it was before it; the room goes on with the next one.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -40,6 +38,7 @@ from app.rooms.lobby import Lobby, Member
 from app.rooms.peer import Peer
 from app.rooms.race_timing import RaceTiming
 from app.rooms.table import Table
+from app.tasks import cancel_and_wait
 
 __all__ = ["PUBLIC", "Member", "Room", "Table"]
 
@@ -69,12 +68,14 @@ class Room:
         clock_offset: int = 0,
         pace: BotPace | None = None,
         metrics: RoomMetrics = IGNORED,
+        max_spectators: int | None = None,
     ) -> None:
         self.code = code
         self.metrics = metrics
         self.engine: Engine[Any, Any] = get_engine(game)
         self.game_name = game
         self.lobby = Lobby(self.engine, options=options, public=public, host_id=host_id, status=status)
+        self.lobby.max_spectators = max_spectators
         self.game: Table | None = None
         self.viewers: dict[Peer, Viewer] = {}
         self.bots = BotSeats(game, pace or BotPace(), room=code)
@@ -91,12 +92,11 @@ class Room:
         self.answers = Answers(metrics.rejected)
         self._retry_at: int | None = None
         """After a failed timer or commit: when timers may fire again (room clock)."""
+        self.put_away = False
         self.next_seed: str | None = None
         """Tests only (``POST /api/_test/seed``): the seed of the next game instead of a random one."""
 
-    # --- the lobby's fields, read by the API -----------------------------------
-
-    @property
+    @property  # the lobby's fields, read by the API
     def members(self) -> dict[str, Member]:
         return self.lobby.members
 
@@ -116,8 +116,6 @@ class Room:
     def host_id(self) -> str:
         return self.lobby.host_id
 
-    # --- clock -------------------------------------------------------------
-
     def now(self) -> int:
         return self._clock.now() + self._offset
 
@@ -125,17 +123,17 @@ class Room:
         """After a restart the room clock continues from ``room_time``: downtime is a pause."""
         self._offset = room_time - self._clock.now()
 
-    # --- lifecycle ---------------------------------------------------------
-
     def start_actor(self) -> None:
         self._task = asyncio.create_task(self._run(), name=f"room-{self.code}")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await cancel_and_wait(self._task)
+        self._task = None
+
+    def put_away_if_idle(self) -> bool:
+        """In the actor: take no more inputs if nothing is connected, queued or due (to be unloaded)."""
+        self.put_away = not self.viewers and not self._inbox and self.next_deadline() is None
+        return self.put_away
 
     # --- inbox (called from connection handlers and HTTP routes) ------------
 
@@ -163,6 +161,8 @@ class Room:
         self._post(Resync(peer, "reset"))
 
     def _post(self, item: Item) -> None:
+        if self.put_away:  # unloaded between a lookup and this input: the next lookup loads it again
+            raise RoomError("TRY_AGAIN", "The room was just put away; please try again.", 503)
         self._inbox.append(item)
         self._wake.set()
 
@@ -412,9 +412,6 @@ class Room:
 
     # --- views and frames ------------------------------------------------
 
-    def invalidate(self) -> None:
-        self.frames.invalidate()
-
     def key_of(self, player_id: str) -> ViewKey:
         member = self.members.get(player_id)
         if self.game is not None and member is not None and member.role == "seat":
@@ -446,7 +443,7 @@ class Room:
         return await self.desk.connect(peer, name)
 
     async def disconnect(self, peer: Peer) -> None:
-        self.desk.disconnect(peer)
+        await self.desk.disconnect(peer)
 
     def close_peers(self, player_id: str, code: int, error: str, message: str) -> None:
         for peer in [p for p in self.viewers if p.player_id == player_id]:
