@@ -16,9 +16,9 @@ reaction race knows when this player was actually sent its stimulus
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
-from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import orjson
 from starlette.websockets import WebSocket
@@ -26,7 +26,7 @@ from starlette.websockets import WebSocket
 from app.observability.metrics import IGNORED, ConnectionMetrics
 from app.realtime import transport
 from app.rooms.clocksync import ClockSync
-from app.tasks import cancel_and_wait
+from app.tasks import Signal, cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +47,9 @@ _WRITTEN = 32
 """How many recent state frames' write times a connection remembers."""
 MAX_PINGS = 16
 """Pings awaiting a pong that a connection remembers."""
+PING_BURST = (0.0, 0.05, 0.05, 0.05, 0.05, 0.05, 0.5, 0.5, 1.0)
+"""Delays (s) between the first pings after the join: an estimate before the first race, then more
+samples (also for the offset, which each ping reports back) before the regular interval."""
 
 _Item = tuple[str, int | None] | _Ping | object
 
@@ -57,6 +60,35 @@ def _cost(item: _Item) -> int:
 
 
 class Connection:
+    # Thousands of mostly idle connections: no per-instance dict, and nothing allocated up front
+    # that an idle connection does not use (one writer task does the pings too).
+    __slots__ = (
+        "_backlog",
+        "_below_half",
+        "_bytes",
+        "_close",
+        "_half",
+        "_has_work",
+        "_head",
+        "_high",
+        "_limit",
+        "_metrics",
+        "_next_ping",
+        "_now",
+        "_ping_delays",
+        "_ping_id",
+        "_write_timeout",
+        "_writer",
+        "_written",
+        "aborted",
+        "closed",
+        "pings",
+        "player_id",
+        "room_code",
+        "sync",
+        "ws",
+    )
+
     def __init__(
         self,
         ws: WebSocket,
@@ -78,20 +110,25 @@ class Connection:
         self.aborted = False
         """True once the connection was cut off because a write did not complete in time."""
         self._now = now
-        self._written: deque[tuple[int, int]] = deque(maxlen=_WRITTEN)
-        self._backlog: deque[_Item] = deque()
+        self._written: list[tuple[int, int]] = []
+        """(seq, room time written) of recent state frames, oldest first; at most 2 x _WRITTEN."""
+        self._backlog: list[_Item] = []
+        self._head = 0
+        """Index of the oldest item of ``_backlog`` not yet taken by the writer."""
         self._bytes = 0
         self._limit = backlog_bytes
         self._half = backlog_bytes // 2
         self._high = backlog_bytes * 3 // 4
         self._write_timeout = write_timeout_s
-        self._has_work = asyncio.Event()
-        self._below_half = asyncio.Event()
+        self._has_work = Signal()
+        self._below_half = Signal(True)
         """Set while the backlog is less than half full (or the connection is gone): see drained()."""
-        self._below_half.set()
         self._writer: asyncio.Task[None] | None = None
         self._close: tuple[int, str] | None = None
-        self.closed = asyncio.Event()
+        self._ping_delays: Iterator[float] | None = None
+        self._next_ping = 0.0
+        self._ping_id = 0
+        self.closed = Signal()
 
     @property
     def rtt(self) -> int | None:
@@ -120,6 +157,12 @@ class Connection:
     def start(self) -> None:
         self._writer = asyncio.create_task(self._write_loop())
 
+    def start_pings(self, interval_s: float) -> None:
+        """Clock-sync pings from now on: a quick burst, then one every ``interval_s``."""
+        self._ping_delays = itertools.chain(PING_BURST, itertools.repeat(interval_s))
+        self._next_ping = asyncio.get_running_loop().time() + next(self._ping_delays)
+        self._has_work.set()
+
     async def drained(self) -> None:
         """Return at once while the backlog is under three quarters full; past that, once it is
         back under half full (or the connection has closed).
@@ -137,7 +180,7 @@ class Connection:
     def _push(self, item: _Item) -> bool:
         """Queue ``item`` if it fits; a frame always fits an empty backlog (a big snapshot too)."""
         cost = _cost(item)
-        if self._backlog and self._bytes + cost > self._limit:
+        if self._head < len(self._backlog) and self._bytes + cost > self._limit:
             return False
         self._backlog.append(item)
         self._bytes += cost
@@ -145,14 +188,17 @@ class Connection:
         return True
 
     def _pop(self) -> _Item:
-        item = self._backlog.popleft()
+        item = self._backlog[self._head]
+        self._head += 1
+        if self._head == len(self._backlog):  # drained: a fresh list, so its old slots go
+            self._backlog, self._head = [], 0
         self._bytes -= _cost(item)
         if self._bytes < self._half:
             self._below_half.set()
         return item
 
     def _empty(self) -> None:
-        self._backlog.clear()
+        self._backlog, self._head = [], 0
         self._bytes = 0
         self._below_half.set()
 
@@ -170,12 +216,33 @@ class Connection:
     def send_json(self, obj: object) -> bool:
         return self.send(orjson.dumps(obj).decode())
 
-    def send_ping(self, ping_id: int, **fields: object) -> None:
-        """Queue a clock-sync ping; its ``t`` is the room time the writer hands it to the socket
-        (so time spent in the backlog behind other frames is not mistaken for network delay).
-        A ping that does not fit is skipped: the backlog is about to be reset anyway."""
-        if self._close is None:
-            self._push(_Ping(ping_id, fields))
+    def _queue_ping(self) -> None:
+        """Queue the next clock-sync ping, with the estimates so far; its ``t`` is the room time
+        the writer hands it to the socket (so time spent in the backlog behind other frames is not
+        mistaken for network delay). A ping that does not fit is skipped: the backlog is about to
+        be reset anyway."""
+        assert self._ping_delays is not None
+        self._next_ping += next(self._ping_delays)
+        if self._close is not None:
+            return
+        self._ping_id += 1
+        sync = self.sync
+        fields: dict[str, object] = {}
+        if sync.offset is not None:
+            fields["offset"] = sync.offset
+        if sync.rtt is not None:
+            fields["rtt"], fields["jitter"] = sync.rtt, sync.jitter
+        self._push(_Ping(self._ping_id, fields))
+
+    async def _wait_for_work(self) -> None:
+        """Until something is queued, or the next ping falls due (then it is queued)."""
+        self._has_work.clear()
+        if self._ping_delays is None:
+            await self._has_work.wait()
+            return
+        wait = self._next_ping - asyncio.get_running_loop().time()
+        if wait <= 0 or not await self._has_work.wait(wait):
+            self._queue_ping()
 
     def close(self, code: int, error: str, message: str) -> None:
         """Send an error frame, then close; frames queued before it still go out (if the client
@@ -185,7 +252,7 @@ class Connection:
         if code != 1000:  # 1000: the player left; anything else cuts a client off
             self._metrics.aborted(error)
         text = orjson.dumps({"type": "error", "code": error, "message": message}).decode()
-        while self._backlog and self._bytes + len(text) > self._limit:
+        while self._head < len(self._backlog) and self._bytes + len(text) > self._limit:
             self._pop()
         self._backlog.append((text, None))
         self._bytes += len(text)
@@ -220,12 +287,14 @@ class Connection:
             log.warning("room %s: no transport to abort; the connection is left to close", self.room_code)
 
     async def _write_loop(self) -> None:
+        loop = asyncio.get_running_loop()
         try:
             while True:
-                if not self._backlog:
-                    self._has_work.clear()
-                    await self._has_work.wait()
+                if self._head == len(self._backlog):
+                    await self._wait_for_work()
                     continue
+                if self._ping_delays is not None and loop.time() >= self._next_ping:
+                    self._queue_ping()  # a busy connection is pinged too, behind its frames
                 item = self._pop()
                 if item is _CLOSE:
                     break
@@ -244,6 +313,8 @@ class Connection:
                     return
                 if seq is not None:
                     self._written.append((seq, self._now()))
+                    if len(self._written) >= 2 * _WRITTEN:
+                        del self._written[:_WRITTEN]
         except Exception:  # the peer went away; the reader notices too
             pass
         finally:

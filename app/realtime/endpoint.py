@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import time
 from typing import Any
 
@@ -123,8 +122,10 @@ async def _authenticate(ws: WebSocket, services: Services, code: str) -> tuple[R
     return room, player.id, player.name
 
 
-@router.websocket("/ws/rooms/{code}")
-async def room_socket(ws: WebSocket, code: str) -> None:
+async def room_socket(ws: WebSocket) -> None:
+    # A plain Starlette route, not FastAPI's: no dependency solving and its three exit stacks
+    # (a few KB) held for the whole life of every connection.
+    code: str = ws.path_params["code"]
     services: Services = ws.app.state.services
     # Counted from before the hello: a socket that never says hello holds its place too.
     address = client_key(ws, services)
@@ -190,7 +191,7 @@ async def _serve(ws: WebSocket, services: Services, code: str) -> None:
         conn.close(1011, exc.code, exc.message)
         await conn.closed.wait()
         return
-    pinger = asyncio.create_task(_ping_loop(conn, settings.ping_interval_s))
+    conn.start_pings(settings.ping_interval_s)
     # Actions and resyncs have buckets of their own, so an action flood never blocks a resync.
     actions = TokenBucket(settings.rate_per_s, settings.rate_burst, time.monotonic())
     resyncs = TokenBucket(settings.resync_per_s, settings.resync_burst, time.monotonic())
@@ -199,7 +200,6 @@ async def _serve(ws: WebSocket, services: Services, code: str) -> None:
     except WebSocketDisconnect:
         pass
     finally:
-        pinger.cancel()
         await room.call(lambda: room.disconnect(conn))
         await conn.stop()
 
@@ -295,26 +295,6 @@ def _measure(conn: Connection, pong: Pong, t4: int) -> None:
         conn.sync.add_rtt(t4 - t1)
 
 
-BURST = (0.0, 0.05, 0.05, 0.05, 0.05, 0.05, 0.5, 0.5, 1.0)
-"""Delays (s) between the first pings after the join: an estimate before the first race, then more
-samples (also for the offset, which each ping reports back) before the regular interval."""
-
-
-async def _ping_loop(conn: Connection, interval: float) -> None:
-    ping_id = 0
-    with contextlib.suppress(asyncio.CancelledError):
-        for delay in itertools.chain(BURST, itertools.repeat(interval)):
-            await asyncio.sleep(delay)
-            ping_id += 1
-            sync = conn.sync
-            fields: dict[str, object] = {}
-            if sync.offset is not None:
-                fields["offset"] = sync.offset
-            if sync.rtt is not None:
-                fields["rtt"], fields["jitter"] = sync.rtt, sync.jitter
-            conn.send_ping(ping_id, **fields)
-
-
 def _reject(room: Room, conn: Connection, frame_id: str, code: Code, message: str) -> None:
     room.metrics.rejected(code)
     _tell(room, conn, {"type": "reject", "id": frame_id, "code": code, "message": message})
@@ -324,3 +304,6 @@ def _tell(room: Room, conn: Connection, message: dict[str, object]) -> None:
     """Send an answer from the reader; an overflow it causes is the room's to handle (a reset)."""
     if not conn.send_json(message):
         room.overflowed(conn)
+
+
+router.add_websocket_route("/ws/rooms/{code}", room_socket)

@@ -14,6 +14,8 @@ from collections import OrderedDict
 
 
 class TokenBucket:
+    __slots__ = ("burst", "rate", "stamp", "tokens")
+
     def __init__(self, rate: float, burst: int, now: float) -> None:
         self.rate = rate
         self.burst = float(burst)

@@ -3,7 +3,7 @@
 A client that stops reading fills its receive window; from then on every write waits
 (uvicorn pauses the protocol once its own buffer is past the high-water mark) and a
 close frame cannot be written either. The only way to free the connection is to abort
-the transport, which ASGI does not expose: this middleware finds it on the server's
+the transport, which ASGI does not expose: :func:`note` finds it on the server's
 ``send`` callable (uvicorn's WebSocket protocols carry it as ``.transport``) and keeps
 it in the connection's scope. Under a server without one, :func:`abort` reports False
 and the caller falls back to closing through ASGI.
@@ -15,25 +15,19 @@ import contextlib
 import socket
 from typing import Any
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import Scope, Send
 from starlette.websockets import WebSocket
 
 SCOPE_KEY = "bordet.transport"
 
 
-class TransportCapture:
-    """ASGI middleware: note a WebSocket's transport in its scope (see module docstring)."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket":
-            transport = getattr(getattr(send, "__self__", None), "transport", None)
-            # Duck-typed: uvloop's transports are not asyncio.BaseTransport subclasses.
-            if hasattr(transport, "abort") and hasattr(transport, "get_extra_info"):
-                scope[SCOPE_KEY] = transport
-        await self.app(scope, receive, send)
+def note(scope: Scope, send: Send) -> None:
+    """Keep the transport under the server's ``send`` in ``scope`` (see the module docstring);
+    call it with the ``send`` the server gave, before any middleware wraps it."""
+    transport = getattr(getattr(send, "__self__", None), "transport", None)
+    # Duck-typed: uvloop's transports are not asyncio.BaseTransport subclasses.
+    if hasattr(transport, "abort") and hasattr(transport, "get_extra_info"):
+        scope[SCOPE_KEY] = transport
 
 
 def abort(ws: WebSocket) -> bool:
