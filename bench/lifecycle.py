@@ -255,27 +255,29 @@ def render_idle(args: IdleArgs, f: IdleFigures, server: ServerProcess) -> str:
         + (f", {args.cycles} times" if args.cycles > 1 else "")
         + f", {database_label(args.database_url)}, BORDET_ROOM_IDLE_S=1, {clock}, {code_version()}",
         "",
-        f"{'':32} {'RSS MB':>8} {'rooms loaded':>13}",
-        f"{'before (after warm-up)':32} {mb(f.before_mb):>8} {WARMUP_ROOMS:>13}",
+        f"{'':36} {'RSS MB':>8} {'rooms loaded':>13}",
+        f"{'before (after warm-up)':36} {mb(f.before_mb):>8} {WARMUP_ROOMS:>13}",
     ]
     for n, c in enumerate(f.cycles, start=1):
         tag = f" (batch {n})" if args.cycles > 1 else ""
         lines += [
-            f"{'right after creating' + tag:32} {mb(c.loaded_mb):>8} {c.loaded_after_create:>13}",
-            f"{'after the idle ones left' + tag:32} {mb(c.unloaded_mb):>8} {c.loaded_after_wait:>13}",
+            f"{'right after creating' + tag:36} {mb(c.loaded_mb):>8} {c.loaded_after_create:>13}",
+            f"{'after the idle ones left' + tag:36} {mb(c.unloaded_mb):>8} {c.loaded_after_wait:>13}",
         ]
     lines.append("")
+    start_mb = f.before_mb
     for n, c in enumerate(f.cycles, start=1):
         tag = f"batch {n}: " if args.cycles > 1 else ""
         lines += [
-            f"{tag}per room while loaded:     {kb_per(c.loaded_mb, f.before_mb, n * args.rooms)}"
-            "  ((right after creating - before) / rooms created so far)",
+            f"{tag}per room while loaded:     {kb_per(c.loaded_mb, start_mb, args.rooms)}"
+            "  ((right after creating - before this batch) / rooms of the batch)",
             f"{tag}per room after unloading:  {kb_per(c.unloaded_mb, f.before_mb, n * args.rooms)}"
             "  ((after unloading - before) / rooms created so far)",
             f"{tag}created in {c.create_s:.1f} s ({args.rooms / max(c.create_s, 1e-9):.0f} rooms/s); "
             f"all put away {c.unload_s:.1f} s later"
             + ("" if c.loaded_after_wait == 0 else f" (NOT all: {c.loaded_after_wait} still loaded)"),
         ]
+        start_mb = c.unloaded_mb
     lines += [f.probe, f.listing]
     errors, tracebacks = log_problems(server.log_path)
     lines.append(f"server log: {errors} ERROR lines, {tracebacks} Traceback lines")
