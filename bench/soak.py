@@ -39,6 +39,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -502,17 +503,22 @@ def parse_args(argv: list[str] | None) -> Args:
     )
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
+def exit_code(tool: str, work: Callable[[], None]) -> int:
+    """Runs ``work``: 0 when done, 130 when interrupted (the server stopped), 1 on any failure."""
     try:
-        run(args)
+        work()
     except (KeyboardInterrupt, asyncio.CancelledError):
-        print("soak: interrupted; the server was stopped", file=sys.stderr)
+        print(f"{tool}: interrupted; the server was stopped", file=sys.stderr)
         return 130
     except Exception as exc:
-        print(f"soak failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(f"{tool} failed: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    return exit_code("soak", lambda: run(args))
 
 
 if __name__ == "__main__":
