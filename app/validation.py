@@ -144,14 +144,28 @@ def check_json(value: object, bounds: JsonBounds) -> None:
     """Raise :class:`BoundsError` unless ``value`` is an object within ``bounds``."""
     if not isinstance(value, dict):
         raise BoundsError("", "must be a JSON object")
-    nodes = [-1]  # the object itself is not counted
+    _Walk(bounds).walk(value, "", 0)
 
-    def where(path: str, key: str) -> str:
-        return f"{path}.{key}" if path else key
 
-    def walk(item: object, path: str, depth: int) -> None:
-        nodes[0] += 1
-        if nodes[0] > bounds.max_nodes:
+def _where(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+class _Walk:
+    """One check of one value. A method rather than a nested function: a closure that calls
+    itself is a reference cycle, left for the garbage collector after every check (every
+    action a client sends), and that garbage makes the collector run far more often."""
+
+    __slots__ = ("bounds", "nodes")
+
+    def __init__(self, bounds: JsonBounds) -> None:
+        self.bounds = bounds
+        self.nodes = -1  # the object itself is not counted
+
+    def walk(self, item: object, path: str, depth: int) -> None:
+        bounds = self.bounds
+        self.nodes += 1
+        if self.nodes > bounds.max_nodes:
             raise BoundsError(path, f"at most {bounds.max_nodes} values in all")
         # bool before int: in Python a bool is an int.
         if item is None or isinstance(item, bool):
@@ -193,15 +207,13 @@ def check_json(value: object, bounds: JsonBounds) -> None:
                 if not ok:
                     # The key itself is not quoted: it is what is wrong.
                     raise BoundsError(path, f"key #{index + 1}: {_key_rule(bounds)}")
-                walk(item[key], where(path, key), depth + 1)
+                self.walk(item[key], _where(path, key), depth + 1)
             return
         if isinstance(item, list):
             if len(item) > bounds.max_items:
                 rule = f"lists have at most {bounds.max_items} items" if bounds.max_items else "no lists here"
                 raise BoundsError(path, rule)
             for index, element in enumerate(item):
-                walk(element, f"{path}[{index}]", depth + 1)
+                self.walk(element, f"{path}[{index}]", depth + 1)
             return
         raise BoundsError(path, "not a JSON value")
-
-    walk(value, "", 0)
