@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import re
 import secrets
@@ -72,6 +73,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             settings, store, event_log, clock, manager, TokenSigner(secret), limits, metrics
         )
         await manager.recover()
+        # Everything made so far lives as long as the process: keep it out of the collector's
+        # full passes, which would otherwise walk it again and again under load.
+        gc.collect()
+        gc.freeze()
         manager.start_housekeeping()
         lag = LoopLagProbe(metrics.lagged)
         lag.start()
