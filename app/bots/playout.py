@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.bots import Chooser, random_choice
+from app.bots import Chooser, random_player_for
 from app.engines.base import JSON, Engine, EngineOptions, Move, Outcome, SeatSetup
 from app.engines.step import Input, Tick, step
 
@@ -60,8 +60,9 @@ def playout(
     max_steps: int = 200_000,
     on_step: Callable[[Any], None] | None = None,
 ) -> Playout:
-    """Play to the end. ``choosers[seat]`` picks for that seat (random by default)."""
-    pick = list(choosers) if choosers is not None else [random_choice] * players
+    """Play to the end. ``choosers[seat]`` picks for that seat (the game's random player by default:
+    where a view lists kinds of action, not moves, a random pick from ``legal`` could be refused)."""
+    pick = list(choosers) if choosers is not None else [random_player_for(engine.name)] * players
     state = engine.start([SeatSetup() for _ in range(players)], options, seed, 0)
     game = Playout(state=state, outcome=engine.result(state))
     now = 0
