@@ -79,6 +79,7 @@ SOAK_ENV = {
     **SERVER_ENV,  # rate and abuse limits raised (every soak client is 127.0.0.1), as for slap_load
     "BORDET_BOT_THINK_MS": "150-400",
     "BORDET_SEAT_HOLD_S": "2",
+    "BORDET_SPECTATORS_PER_ROOM": "1000",  # 2,000 sockets watch 50 tables
 }
 
 GAMES: dict[str, dict[str, Any]] = {
