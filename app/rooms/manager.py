@@ -21,7 +21,6 @@ from app.db import room_lifecycle
 from app.db.models import utcnow
 from app.db.store import CodeTaken, EventLog, Store
 from app.engines import get_engine
-from app.memory import give_back
 from app.observability.metrics import IGNORED, RoomMetrics
 from app.rooms.bots import BotPace
 from app.rooms.clock import Clock
@@ -207,8 +206,6 @@ class RoomManager:
             since = self._idle_since.setdefault(code, now)
             if now - since >= wait and await self._put_away(room):
                 unloaded += 1
-        if unloaded:
-            give_back()  # the rooms' memory goes back to the system, not only to the allocator
         return unloaded
 
     async def _put_away(self, room: Room) -> bool:
