@@ -13,6 +13,10 @@ from typing import Protocol
 
 
 class Clock(Protocol):
+    runs_on_its_own: bool
+    """True if the clock moves between two reads by itself (it may have moved past the last
+    checkpoint before a crash); a manual clock stands still until told to move."""
+
     def now(self) -> int: ...
 
     async def wait(self, wake: asyncio.Event, deadline: int | None) -> None:
@@ -21,6 +25,8 @@ class Clock(Protocol):
 
 class MonotonicClock:
     """Wall-clock anchored at start, then driven by ``time.monotonic`` (never goes back)."""
+
+    runs_on_its_own = True
 
     def __init__(self) -> None:
         self._base = int(time.time() * 1000)
@@ -45,6 +51,8 @@ class MonotonicClock:
 
 class ManualClock:
     """A clock that only moves when told to; every waiter re-checks its deadline then."""
+
+    runs_on_its_own = False
 
     def __init__(self, start: int = 1_000_000) -> None:
         self._now = start

@@ -123,7 +123,7 @@ class RoomManager:
         if rec.status == "expired":
             raise RoomError("ROOM_EXPIRED", "That room was left unused and has closed.", 410)
         await self._make_space()
-        room = await rebuild(rec, self.store, self._new_room)
+        room = await rebuild(rec, self.store, self._new_room, self.clock)
         self._adopt(room)
         return room
 
@@ -187,7 +187,7 @@ class RoomManager:
         count = 0
         for rec in await self.store.rooms_in_status("playing"):
             if rec.code not in self.rooms:
-                self._adopt(await rebuild(rec, self.store, self._new_room))
+                self._adopt(await rebuild(rec, self.store, self._new_room, self.clock))
                 count += 1
         if count:
             log.info("recovered %d running games", count)
