@@ -138,11 +138,6 @@ class Connection:
     def jitter(self) -> int | None:
         return self.sync.jitter
 
-    @property
-    def backlog_bytes(self) -> int:
-        """What the backlog holds now (characters of queued frames, a fixed cost per ping)."""
-        return self._bytes
-
     def written_at(self, seq: int) -> int | None:
         """Room time the first state frame numbered ``seq`` or later was written to the socket.
 

@@ -7,7 +7,7 @@ same patch, anyone else a snapshot.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -47,7 +47,7 @@ class Frames:
         return self._room_view
 
     def game_view(self, state: Any, key: ViewKey) -> dict[str, Any]:
-        """One view per seat key and state, shared by the broadcast and the bots."""
+        """One view per seat key and state, shared by the broadcast, the bots and the input checks."""
         if self._game_views_of is not state:
             self._game_views = {}
             self._game_views_of = state
@@ -56,18 +56,6 @@ class Frames:
             view = self.engine.view(state, key)
             self._game_views[key] = view
         return view
-
-    def check(self, state: Any, keys: Iterable[ViewKey]) -> None:
-        """Build each key's view of ``state`` once and keep none: raises what a view raises.
-
-        The room checks the views of a turn's last state before its commit, and the commit is
-        awaited. Views kept from here to the broadcast would stay alive across that wait, while
-        every other room allocates and the garbage collector runs: that alone made it run its
-        young and full collections four to five times as often under load. So the broadcast
-        builds them again after the commit, as it would without the check.
-        """
-        for key in dict.fromkeys(keys):
-            self.engine.view(state, key)
 
     def broadcast(
         self, groups: Mapping[ViewKey, list[Viewer]], view_for: Callable[[ViewKey], dict[str, Any]]

@@ -289,7 +289,8 @@ class Room:
                 self.answers.refuse(event.seat, event.client_id, *SERVER_ERROR, RoomError(*SERVER_ERROR, 503))
 
     def _build_views(self, state: object) -> None:
-        self.frames.check(state, (self.key_of(viewer.player_id) for viewer in self.viewers.values()))
+        for viewer in self.viewers.values():
+            self.frames.game_view(state, self.key_of(viewer.player_id))
 
     def _fire_due(self, now: int) -> None:
         game = self.game
