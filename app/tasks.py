@@ -54,6 +54,9 @@ class Signal:
             self._waiters = []
         self._waiters.append(waiter)
         try:
+            if timeout is None:  # no timer to arm (the common case: a writer waiting for work)
+                await waiter
+                return True
             async with asyncio.timeout(timeout):
                 await waiter
             return True

@@ -25,6 +25,7 @@ from starlette.websockets import WebSocket
 
 from app.observability.metrics import IGNORED, ConnectionMetrics
 from app.realtime import transport
+from app.realtime.write_watch import WriteWatch, write_watch
 from app.rooms.clocksync import ClockSync
 from app.tasks import Signal, cancel_and_wait
 
@@ -77,6 +78,8 @@ class Connection:
         "_now",
         "_ping_delays",
         "_ping_id",
+        "_ping_timer",
+        "_watch",
         "_write_timeout",
         "_writer",
         "_written",
@@ -128,6 +131,8 @@ class Connection:
         self._ping_delays: Iterator[float] | None = None
         self._next_ping = 0.0
         self._ping_id = 0
+        self._ping_timer: asyncio.TimerHandle | None = None
+        self._watch: WriteWatch | None = None
         self.closed = Signal()
 
     @property
@@ -150,7 +155,17 @@ class Connection:
         return None
 
     def start(self) -> None:
+        self._watch = write_watch()
+        self._watch.join(self._write_timeout)
         self._writer = asyncio.create_task(self._write_loop())
+
+    def _unwatch(self) -> None:
+        if self._watch is not None:
+            self._watch.leave(self)
+            self._watch = None
+        if self._ping_timer is not None:
+            self._ping_timer.cancel()
+            self._ping_timer = None
 
     def start_pings(self, interval_s: float) -> None:
         """Clock-sync pings from now on: a quick burst, then one every ``interval_s``."""
@@ -235,9 +250,17 @@ class Connection:
         if self._ping_delays is None:
             await self._has_work.wait()
             return
-        wait = self._next_ping - asyncio.get_running_loop().time()
-        if wait <= 0 or not await self._has_work.wait(wait):
+        loop = asyncio.get_running_loop()
+        # One timer per ping, not one per wait: a busy connection waits after every frame.
+        if self._ping_timer is None:
+            self._ping_timer = loop.call_at(self._next_ping, self._ping_due)
+        await self._has_work.wait()
+        if loop.time() >= self._next_ping:
             self._queue_ping()
+
+    def _ping_due(self) -> None:
+        self._ping_timer = None
+        self._has_work.set()
 
     def close(self, code: int, error: str, message: str) -> None:
         """Send an error frame, then close; frames queued before it still go out (if the client
@@ -257,13 +280,27 @@ class Connection:
 
     async def _write(self, text: str) -> bool:
         """Hand one frame to the socket; False (and the connection cut off) if it takes too long."""
+        watch = self._watch
+        assert watch is not None
+        watch.begin(self, watch.now() + self._write_timeout)
         try:
-            async with asyncio.timeout(self._write_timeout):
-                await self.ws.send_text(text)
-        except TimeoutError:
-            self._abort()
+            await self.ws.send_text(text)
+        except asyncio.CancelledError:
+            if not self.aborted:  # stopped from outside, not cut off by the write watch
+                raise
+            task = asyncio.current_task()
+            assert task is not None
+            task.uncancel()
             return False
+        finally:
+            watch.end(self)
         return True
+
+    def write_overran(self) -> None:
+        """The write watch: the write in progress missed its deadline."""
+        self._abort()
+        if self._writer is not None:
+            self._writer.cancel()
 
     def _abort(self) -> None:
         log.warning(
@@ -322,10 +359,12 @@ class Connection:
                     self._abort()
                 except Exception:
                     pass
+            self._unwatch()
             self._empty()
             self.closed.set()
 
     async def stop(self) -> None:
         await cancel_and_wait(self._writer)
+        self._unwatch()
         self._empty()
         self.closed.set()
