@@ -67,6 +67,7 @@ def test_the_short_options_cover_every_game() -> None:
     assert set(SHORT) == set(ENGINES)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(SHORT))
 def test_the_bot_plays_a_whole_game(real_clock_server: ServerProcess, game: str) -> None:
     command = [sys.executable, str(BOT), "--server", real_clock_server.http, "--game", game, "--fill"]
