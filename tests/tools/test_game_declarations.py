@@ -13,6 +13,7 @@ import pytest
 from app.bots import random_player_for
 from app.bots.playout import playout
 from app.engines import ENGINES
+from app.engines.base import IllegalAction
 from tools.protocol_doc import render
 from tools.protocol_doc.games import COMMON_RULE_CODES, heading
 from tools.protocol_doc.scan import engine_source_paths, illegal_action_sites
@@ -145,3 +146,16 @@ def test_the_document_has_a_section_per_game_with_every_declared_item() -> None:
             assert f"| `{key}` |" in section, (engine.name, key)
         for option in engine.options_model.model_fields:
             assert f"| `{option}` |" in section, (engine.name, option)
+
+
+@pytest.mark.parametrize("name", sorted(ENGINES))
+def test_the_parser_knows_exactly_the_declared_kinds(name: str) -> None:
+    engine = ENGINES[name]
+    for action in engine.protocol.actions:
+        try:
+            engine.parse({"type": action.kind})  # fields missing: BAD_ACTION at most
+        except IllegalAction as exc:
+            assert exc.code != "UNKNOWN_ACTION", (name, action.kind)
+    with pytest.raises(IllegalAction) as refused:
+        engine.parse({"type": "not_a_move"})
+    assert refused.value.code == "UNKNOWN_ACTION"

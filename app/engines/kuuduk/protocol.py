@@ -97,8 +97,9 @@ PROTOCOL = GameProtocol(
         "ROUND_END": "The round's scores; the next round is dealt after a pause.",
         "GAME_OVER": "The game ended; `winners` is set.",
     },
-    card_ids='A letter card is a letter, a colour, a dot count and a copy, e.g. `"uG2-1"`; action cards '
-    'are named by kind and copy, e.g. `"swipe_right-1"`, `"switch-4"`.',
+    card_ids="A letter card is `<letter><colour><dots>-<copy>`: letter `k`, `u` or `d`, colour `G`, `O` or "
+    '`P`, 1-3 dots, e.g. `"uG2-3"` (the third green two-dot u); a black card is `<kind>-<copy>`, e.g. '
+    '`"swipe_any-2"`, `"switch-4"`.',
     rule_codes={
         "WRONG_PHASE": "The round is over; the next one is about to be dealt.",
         "NOT_IN_ROUND": "You are not playing in this round.",

@@ -43,8 +43,8 @@ PROTOCOL = GameProtocol(
         "tricks_done": "Tricks played this round.",
         "seats": "One entry per seat (below).",
         "scores": "Match points per seat.",
-        "bl_taker": 'The seat that took the B12 ("bint") this round, or `null`.',
-        "sl_taker": "The seat that took the S10 this round, or `null`.",
+        "bl_taker": "The seat that took the Big Leekha (`B12`) this round, or `null`.",
+        "sl_taker": "The seat that took the Small Leekha (`Y10`) this round, or `null`.",
         "end_reason": "How the last round ended, or `null`.",
         "history": "One record per finished round: `{round, starter, end, points, totals, bl_taker, "
         "sl_taker, tricks}`.",
@@ -65,7 +65,7 @@ PROTOCOL = GameProtocol(
             "team": "Team 0 or 1 in teams mode, else `null`.",
             "passed": "Whether the seat has passed this round.",
             "acked": "Whether the seat has confirmed.",
-            "points": "Penalty points taken this round.",
+            "points": "Points taken this round (points are bad).",
             "tricks": "Tricks taken this round.",
             "taken": "The point cards the seat has taken this round.",
         },
@@ -77,7 +77,9 @@ PROTOCOL = GameProtocol(
         "ROUND_END": "The round's scores; confirm with `ack` (or wait for `scoreboard_ms`).",
         "MATCH_END": "The match is over; `result` is set.",
     },
-    card_ids='A colour letter and a two-digit rank 02-14 (11 jack, 12 queen, 13 king, 14 ace), e.g. `"B12"`.',
+    card_ids="A colour (`R`, `B`, `Y`, `G`) and the rank 02-14 in two digits (the faces: 10 is the 0, 11 "
+    'Reverse, 12 +2, 13 Skip, 14 the 1), e.g. `"B12"`, the Big Leekha (13 points); `"Y10"` is the Small '
+    "Leekha (10 points), every red card 1 point.",
     rule_codes={
         "NOT_ADMIN": "`end_match_early` is the host's (use the `end_match` admin command).",
         "NOT_DECIDED": "The match cannot be ended early: nobody has lost for certain yet.",
@@ -90,7 +92,7 @@ PROTOCOL = GameProtocol(
         "PASS_EMPTIES_COLOUR": "The pass would leave you without a colour you must keep (`pass_rule`).",
         "MUST_FOLLOW_COLOUR": "You hold the colour led: play one of it.",
         "MUST_PLAY_LEEKHA_UNDER_HIGHER": "A higher card of its colour is in the trick: you must play your "
-        "leekha card (B12 or S10).",
-        "MUST_PLAY_LEEKHA_VOID": "You cannot follow the colour led, so you must play your leekha card.",
+        "Leekha card (`B12`, `Y10`).",
+        "MUST_PLAY_LEEKHA_VOID": "You cannot follow the colour led, so you must play your Leekha card.",
     },
 )

@@ -110,7 +110,7 @@ PROTOCOL = GameProtocol(
         "ROUND_OVER": "The round's scores are shown; the next round is dealt after a pause.",
         "MATCH_OVER": "The match ended; `winners` is set.",
     },
-    card_ids='A colour letter, a two-digit number 01-13 and a copy letter, e.g. `"R07a"`; jokers `"J1"`, `"J2"`.',
+    card_ids='A colour (`R`, `B`, `Y`, `K`), the number 01-13 in two digits and the copy `a` or `b`, e.g. `"R07a"`; the jokers are `"J1"` to `"J4"`.',
     rule_codes={
         "TURN_OVER": "That turn is over; the next one starts in a moment.",
         "WRONG_PHASE": "The round is over; the next one is being dealt.",

@@ -96,7 +96,7 @@ PROTOCOL = GameProtocol(
         "ROUND_OVER": "The round's scores are on screen; the next round is dealt after a pause.",
         "GAME_OVER": "The game ended; `winners` is set.",
     },
-    card_ids='Two domino values joined by a dash, e.g. `"4-7"`.',
+    card_ids='A double-nine domino `"a-b"`, the smaller number first (`0 <= a <= b <= 9`), e.g. `"4-7"`, `"9-9"`.',
     rule_codes={
         "WRONG_PHASE": "The round is over; the next one starts soon.",
         "NO_OFFENCE": "A call or late UFF-DA! with nothing to catch or owe: no effect.",
