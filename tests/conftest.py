@@ -18,7 +18,7 @@ SERVICE_SKIP = re.compile(r"postgres|redis|chromium", re.IGNORECASE)
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  # type: ignore[no-untyped-def]
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
     outcome = yield
     report = outcome.get_result()
     if not (REQUIRE_SERVICES and report.skipped):

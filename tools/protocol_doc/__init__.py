@@ -2,9 +2,15 @@
 
 The message sections come from the pydantic models of :mod:`app.realtime.messages`
 (docstrings, JSON schemas), the code tables from ``Code``/``CODE_DOCS`` and
-``CLOSE_CODES``, the limits from :class:`app.config.Settings` defaults, and the
-examples from a real (in-memory) Slap table run through the engine, the room's
-view builder and its diff. Output is deterministic: no timestamps, no randomness.
+``CLOSE_CODES``, the limits from :class:`app.config.Settings` defaults, one section
+per registered game from its engine's declaration (``Engine.protocol``) and its
+options and prefs models, and the examples from a real (in-memory) Slap table run
+through the engine, the room's view builder and its diff. Output is deterministic:
+no timestamps, no randomness.
+
+The modules: ``transport`` (lifecycle, messages, limits, codes), ``games`` (the
+game sections), ``examples``, ``scan`` (codes raised in the source) and
+``markdown`` (formatting).
 
 Run ``python -m tools.protocol_doc`` to rewrite the file, or with
 ``--check`` to exit 1 when the file on disk is stale (the tests do the same).
