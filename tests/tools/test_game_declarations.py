@@ -15,7 +15,7 @@ from app.bots.playout import playout
 from app.engines import ENGINES
 from app.engines.base import IllegalAction
 from tools.protocol_doc import render
-from tools.protocol_doc.games import COMMON_RULE_CODES, heading
+from tools.protocol_doc.games import COMMON_RULE_CODES, heading, shape_cell
 from tools.protocol_doc.scan import engine_source_paths, illegal_action_sites
 
 PLAYERS = {"slap": (2, 4), "leekha": (4,), "rummy": (2, 4), "uffda": (2, 4), "kuuduk": (2, 4)}
@@ -141,7 +141,7 @@ def test_the_document_has_a_section_per_game_with_every_declared_item() -> None:
         section = doc[start : doc.index("\n## ", start + 3)]
         p = engine.protocol
         for action in p.actions:
-            assert f"`{action.shape()}`" in section
+            assert shape_cell(action.shape()) in section
         for key in (*p.view, *p.phases, *p.rule_codes):
             assert f"| `{key}` |" in section, (engine.name, key)
         for option in engine.options_model.model_fields:

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import random
+import re
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -365,3 +366,16 @@ def test_the_lifecycle_overview_covers_the_essentials(doc: str) -> None:
         "5 s",
     ):
         assert fact in overview, fact
+
+
+def test_every_table_row_has_its_header_s_cells(doc: str) -> None:
+    """A ``|`` left unescaped in a cell (code spans included) would split it and shift the row."""
+    columns = None
+    for line in doc.splitlines():
+        if not line.startswith("|"):
+            columns = None
+            continue
+        cells = len(re.split(r"(?<!\\)\|", line)) - 2
+        if columns is None:
+            columns = cells
+        assert cells == columns, line

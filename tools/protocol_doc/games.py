@@ -28,6 +28,15 @@ def anchor(title: str) -> str:
     return kept.replace(" ", "-")
 
 
+def shape_cell(shape: str) -> str:
+    """An action's shape as a table cell: in code, with ``|`` escaped (a table splits on it even there).
+
+    >>> print(shape_cell('{"to": <"hand" | "new">}'))
+    `{"to": <"hand" \\| "new">}`
+    """
+    return "`" + shape.replace("|", "\\|") + "`"
+
+
 def heading(engine: Engine[Any, Any]) -> str:
     return f"{engine.title} (`{engine.name}`)"
 
@@ -56,7 +65,7 @@ def _actions(p: GameProtocol) -> str:
         (
             f"`{a.kind}`",
             _cell(a.when),
-            f"`{a.shape()}`" + ("" if a.in_legal else " (never in `legal`)"),
+            shape_cell(a.shape()) + ("" if a.in_legal else " (never in `legal`)"),
             _cell(" ".join([a.meaning, *(f"`{f.name}`: {f.meaning}" for f in a.fields if f.meaning)])),
         )
         for a in p.actions
