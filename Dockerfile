@@ -19,7 +19,8 @@ RUN groupadd --system --gid 10001 bordet \
     && useradd --system --uid 10001 --gid bordet --home-dir /app --no-create-home \
        --shell /usr/sbin/nologin bordet
 
-# Pinned dependencies first: this layer is reused until requirements.lock changes.
+# Pinned runtime dependencies first (tests and linters are in requirements-dev.lock, never installed
+# here): this layer is reused until requirements.lock changes.
 COPY requirements.lock ./
 RUN pip install -r requirements.lock
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 
 import pytest
 
@@ -17,7 +18,7 @@ SERVICE_SKIP = re.compile(r"postgres|redis|chromium", re.IGNORECASE)
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  # type: ignore[no-untyped-def]
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
     outcome = yield
     report = outcome.get_result()
     if not (REQUIRE_SERVICES and report.skipped):
@@ -26,3 +27,13 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
     if SERVICE_SKIP.search(reason):
         report.outcome = "failed"
         report.longrepr = f"skipped for a missing service, but BORDET_REQUIRE_SERVICES=1: {reason}"
+
+
+BROWSER_TESTS = Path(__file__).parent / "browser"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test under tests/browser ``browser`` (``-m "not browser"`` leaves them out)."""
+    for item in items:
+        if item.path.is_relative_to(BROWSER_TESTS):
+            item.add_marker(pytest.mark.browser)

@@ -22,6 +22,7 @@ import stat
 import subprocess
 import sys
 import threading
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -502,3 +503,49 @@ def test_docker_compose_config_validates(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     missing = run_compose_config(empty)
     assert missing.returncode != 0 and "set BORDET_SECRET" in missing.stderr, missing.stderr
+
+
+DEV_TOOLS = ("pytest", "pytest-asyncio", "mypy", "ruff", "playwright")
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _pins(path: Path) -> dict[str, str]:
+    """Package name (PEP 503 normalised) -> pinned version."""
+    lines = [line.strip() for line in path.read_text(encoding="utf-8").splitlines()]
+    pairs = (line.split("==", 1) for line in lines if line and not line.startswith(("#", "-r")))
+    return {_normal(name): version for name, version in pairs}
+
+
+def test_the_image_lock_holds_no_dev_tool() -> None:
+    runtime = set(_pins(ROOT / "requirements.lock"))
+    assert runtime, "requirements.lock is empty"
+    assert not runtime & set(DEV_TOOLS), sorted(runtime & set(DEV_TOOLS))
+
+
+def test_the_dev_lock_adds_the_tools_to_the_runtime_lock() -> None:
+    text = (ROOT / "requirements-dev.lock").read_text(encoding="utf-8")
+    assert "-r requirements.lock" in text.splitlines()
+    dev = set(_pins(ROOT / "requirements-dev.lock"))
+    assert set(DEV_TOOLS) <= dev
+    assert not dev & set(_pins(ROOT / "requirements.lock")), "pinned twice"
+
+
+def test_every_declared_dependency_is_pinned_in_its_lock() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    runtime = _pins(ROOT / "requirements.lock")
+    dev = {**runtime, **_pins(ROOT / "requirements-dev.lock")}  # it starts with `-r requirements.lock`
+    for requirements, lock, pins in (
+        (project["dependencies"], "requirements.lock", runtime),
+        (project["optional-dependencies"]["dev"], "requirements-dev.lock", dev),
+    ):
+        for requirement in requirements:
+            name, version = re.sub(r"\[.*\]", "", requirement).split("==")
+            assert pins.get(_normal(name)) == version, f"{requirement} is not pinned in {lock}"
+
+
+def test_the_dev_lock_stays_out_of_the_image(dockerfile: list[Instruction]) -> None:
+    sources = {source for sources, _ in copies(dockerfile) for source in sources}
+    assert "requirements-dev.lock" not in sources

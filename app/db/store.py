@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
+from urllib.parse import urlencode
 
 import orjson
 from alembic import command
@@ -121,6 +122,45 @@ def _pg_server_settings(url: URL) -> tuple[URL, dict[str, str]]:
     return url.difference_update_query(["options"]), settings
 
 
+LIBPQ_CONNECTION_PARAMS = (
+    "sslmode",
+    "sslrootcert",
+    "sslcert",
+    "sslkey",
+    "sslcrl",
+    "sslpassword",
+    "sslnegotiation",
+    "ssl_min_protocol_version",
+    "ssl_max_protocol_version",
+    "target_session_attrs",
+    "krbsrvname",
+    "gsslib",
+    "passfile",
+    "service",
+    "application_name",
+)
+"""libpq URL parameters that asyncpg understands only inside a DSN, not as ``connect()`` keywords
+(``application_name`` becomes a server setting there)."""
+
+
+def _pg_libpq_params(url: URL) -> tuple[URL, str | None]:
+    """Move libpq connection parameters (``?sslmode=require&sslrootcert=...``) into an asyncpg DSN.
+
+    Managed PostgreSQL hands out URLs with these; SQLAlchemy would pass each as a keyword that
+    asyncpg's ``connect()`` refuses, while asyncpg's own DSN parser knows them all (the explicit
+    host, user and database SQLAlchemy also passes agree with the DSN's).
+
+    >>> url, dsn = _pg_libpq_params(make_url("postgresql+asyncpg://u@h/db?sslmode=require&x=1"))
+    >>> url.render_as_string(), dsn
+    ('postgresql+asyncpg://u@h/db?x=1', 'postgresql://?sslmode=require')
+    """
+    found = {k: url.query[k] for k in LIBPQ_CONNECTION_PARAMS if k in url.query}
+    if not found:
+        return url, None
+    pairs = [(k, v if isinstance(v, str) else v[-1]) for k, v in found.items()]
+    return url.difference_update_query(list(found)), "postgresql://?" + urlencode(pairs)
+
+
 def create_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
     """An :class:`AsyncEngine` for ``url`` (default :func:`database_url`), set up for this app.
 
@@ -134,9 +174,13 @@ def create_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
     parsed = make_url(url)
     if parsed.drivername.startswith("postgresql"):
         parsed, settings = _pg_server_settings(parsed)
+        parsed, dsn = _pg_libpq_params(parsed)
+        connect_args = dict(kwargs.pop("connect_args", {}))
         if settings:
-            connect_args = dict(kwargs.pop("connect_args", {}))
             connect_args["server_settings"] = {**connect_args.get("server_settings", {}), **settings}
+        if dsn:
+            connect_args.setdefault("dsn", dsn)
+        if connect_args:
             kwargs["connect_args"] = connect_args
     engine = create_async_engine(parsed, **kwargs)
     if parsed.drivername.startswith("sqlite"):

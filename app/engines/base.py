@@ -22,6 +22,8 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
+from app.engines.protocol import GameProtocol
+
 JSON = dict[str, Any]
 
 
@@ -211,6 +213,8 @@ class Engine(ABC, Generic[S, OptionsT]):
     max_players: ClassVar[int]
     options_model: ClassVar[type[EngineOptions]]
     prefs_model: ClassVar[type[SeatPrefs]] = NoPrefs
+    protocol: ClassVar[GameProtocol]
+    """What clients need to know: actions, view keys, phases, card ids, rule codes (docs/protocol.md)."""
 
     # -- what every game implements ------------------------------------------------
 

@@ -1,6 +1,6 @@
 """Every message of the WebSocket protocol, as pydantic models.
 
-``docs/protocol.md`` is generated from this module (``python -m app.realtime.protocol_doc``)
+``docs/protocol.md`` is generated from this module (``python -m tools.protocol_doc``, ``make docs``)
 and a test keeps the two in step.
 
 Client frames are parsed with orjson and validated with one discriminated-union

@@ -170,7 +170,8 @@ def test_4_6_a_draw_under_a_double_owes_no_coin_so_the_bot_does_not_call() -> No
     state = nxt(draw(state, C, T0 + 40), C, T0 + 50)  # C cannot fill: draws, says NEXT, coin off
     assert not state.branches[C].coin and state.offences == ()
     assert ENGINE.view(state, A)["previous"]["drew_under_double"] is True
-    assert seen(state, A) == [] and bot(state, A) is not None and bot(state, A)["type"] != "call"
+    move = bot(state, A)
+    assert seen(state, A) == [] and move is not None and move["type"] != "call"
 
 
 def test_5_7_the_catcher_left_with_one_card_without_uffda_is_noticed() -> None:

@@ -319,8 +319,8 @@ async def test_three_browsers_play_a_round_of_kuuduk_from_the_legal_moves_to_the
     options = {"mode": "single_round", "first_dealer": 2}
     room = await table.api.create_room(people[0]["token"], "kuuduk", options)
     code = room["code"]
-    for p in people[1:]:
-        await table.api.sit(p["token"], code)
+    for person in people[1:]:
+        await table.api.sit(person["token"], code)
     link = f"{table.server.http}/r/{code}"
     ana = await table.open_as(people[0], link)
     bo = await table.open_as(people[1], link)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import re
 from pathlib import Path
+from typing import Any
 
 from playwright.async_api import expect
 
@@ -158,7 +159,7 @@ async def test_the_client_modules_patch_hash_and_assign_colours_like_the_server(
     await page.goto(table.server.http + "/")
     result = await page.evaluate(UNITS_JS.read_text(encoding="utf-8"))
     doc = {"room": {"seats": [{"n": 1}, {"n": 2}], "a/b": 0, "m~n": 0}, "game": {"legal": []}}
-    ops = [
+    ops: list[dict[str, Any]] = [
         {"op": "replace", "path": "/room/seats/1/n", "value": 5},
         {"op": "add", "path": "/game/legal/-", "value": {"type": "slap"}},
         {"op": "replace", "path": "/room/a~1b", "value": 1},

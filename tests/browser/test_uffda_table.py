@@ -102,7 +102,7 @@ def plays_for(snap: Snap, seat: int, cards: list[str]) -> list[tuple[str, Target
             for k in (0, 1)
             if d["sides"][k] is None
         ]
-    out = []
+    out: list[Any] = []
     for b, br in enumerate(snap["branches"]):
         if br["owner"] is None and not snap["community_open"]:
             continue
@@ -254,13 +254,13 @@ class Director:
                     for q, h in enumerate(snap["hands"])
                 ]
                 if double_chance(dict(snap, hands=hands)):
-                    return c
+                    return str(c)
         if kind == "UFFDA":
             good = [c for c in hand if playable(snap, target, [c])]
             if good:
-                return max(good, key=points)
+                return str(max(good, key=points))
         bad = [c for c in hand if not playable(snap, caller, [c])]
-        return max(bad or hand, key=points)
+        return str(max(bad or hand, key=points))
 
 
 # --- the players' screens --------------------------------------------------------------------
@@ -363,8 +363,8 @@ async def open_table(table: Table) -> tuple[str, list[Player]]:
     people = [await table.api.player(n) for n in NAMES]
     room = await table.api.create_room(people[0]["token"], "uffda", {"rounds": 1})
     code = room["code"]
-    for p in people[1:]:
-        await table.api.sit(p["token"], code)
+    for person in people[1:]:
+        await table.api.sit(person["token"], code)
     url = f"{table.server.http}/r/{code}"
     players = [await table.open_as(p, url, phone=(i == PHONE_SEAT)) for i, p in enumerate(people)]
     await table.api.start(people[0]["token"], code)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from app.db import EventLog, Store
 from app.rooms.clock import ManualClock
-from app.rooms.manager import RoomManager
+from app.rooms.manager import CODE_ALPHABET, RoomManager
 from bench import history
 
 
 def test_room_codes_are_distinct_and_well_formed() -> None:
     codes = [history.room_code(i) for i in range(5000)]
     assert len(set(codes)) == len(codes)
-    assert all(len(c) == 6 and set(c) <= set(history.CODE_ALPHABET) for c in codes)
+    assert all(len(c) == 6 and set(c) <= set(CODE_ALPHABET) for c in codes)
 
 
 async def test_finished_rooms_load_and_running_games_recover(store: Store) -> None:

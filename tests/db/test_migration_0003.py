@@ -58,9 +58,9 @@ events_0003 = sa.table(
 
 TIMING = {"links": [None, {"rtt": 40, "jitter": 3, "sent": {"flip:3": 1010}}]}
 TIMING_2 = {"links": [{"rtt": 25, "jitter": 0, "sent": {"flip:4": 2000}}, None]}
-RULINGS = [{"race": "flip:4", "winner": 0, "margin": 12}]
+RULINGS: list[dict[str, Any]] = [{"race": "flip:4", "winner": 0, "margin": 12}]
 SAY = "my_timing, _rulings"
-TICK_RULINGS = [{"race": "flip:4", "expired": True}, {"race": "flip:5", "winner": None}]
+TICK_RULINGS: list[dict[str, Any]] = [{"race": "flip:4", "expired": True}, {"race": "flip:5", "winner": None}]
 
 # (kind, seat, action as 0002 logged it) -> (action, timing, rulings) after 0003.
 SHAPES: list[tuple[tuple[str, int | None, Any], tuple[Any, Any, Any]]] = [
@@ -201,7 +201,7 @@ async def test_downgrade_restores_the_logged_actions(db_url: str) -> None:
 
 async def test_every_row_is_carried_over_past_a_chunk(db_url: str) -> None:
     """More rows than the migration rewrites per round trip, spread over two games."""
-    logs = {
+    logs: dict[int, list[tuple[str, int | None, Any]]] = {
         1: [("move", n % 4, {"n": n, "_timing": {"links": [n]}}) for n in range(1200)],
         2: [("tick", None, {"_rulings": [{"n": n}]}) for n in range(900)],
     }

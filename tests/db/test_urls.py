@@ -5,10 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 from sqlalchemy.engine import make_url
+from sqlalchemy.pool import NullPool
 
 from app.db import DEFAULT_DATABASE_URL, database_url, normalize_url
-from app.db.store import _pg_server_settings
+from app.db.store import _pg_libpq_params, _pg_server_settings, create_engine
+from tests.db.conftest import _pg_admin
 
 
 @pytest.mark.parametrize(
@@ -53,3 +56,54 @@ def test_pg_options_become_server_settings() -> None:
     assert "options" not in url.query
     with pytest.raises(ValueError):
         _pg_server_settings(make_url("postgresql+asyncpg://u@h/db?options=--bogus"))
+
+
+def _plain_pg_url(base: str, query: str) -> str:
+    """The admin URL as a managed host hands one out: no driver in the scheme, libpq options after ``?``."""
+    return make_url(base).set(drivername="postgresql").render_as_string(hide_password=False) + "?" + query
+
+
+async def _ssl_in_use(url: str) -> tuple[bool, str]:
+    engine = create_engine(url, poolclass=NullPool)
+    try:
+        async with engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    text("SELECT ssl, current_setting('ssl') FROM pg_stat_ssl WHERE pid = pg_backend_pid()")
+                )
+            ).one()
+    finally:
+        await engine.dispose()
+    return bool(row[0]), str(row[1])
+
+
+@pytest.mark.postgres
+async def test_sslmode_disable_url_connects_without_tls() -> None:
+    base, admin = await _pg_admin()
+    await admin.dispose()
+    in_use, _server_ssl = await _ssl_in_use(_plain_pg_url(base, "sslmode=disable"))
+    assert in_use is False
+
+
+@pytest.mark.postgres
+async def test_sslmode_require_url_uses_tls_or_says_the_server_has_none() -> None:
+    base, admin = await _pg_admin()
+    await admin.dispose()
+    _in_use, server_ssl = await _ssl_in_use(_plain_pg_url(base, "sslmode=disable"))
+    url = _plain_pg_url(base, "sslmode=require&application_name=bordet-test")
+    if server_ssl == "on":
+        assert (await _ssl_in_use(url))[0] is True
+    else:
+        # Refused by the server for lack of TLS, not by the driver for an unknown keyword.
+        with pytest.raises(ConnectionError, match="SSL"):
+            await _ssl_in_use(url)
+
+
+def test_libpq_params_go_to_the_asyncpg_dsn() -> None:
+    url, dsn = _pg_libpq_params(
+        make_url("postgresql+asyncpg://u@h/db?sslmode=verify-full&sslrootcert=%2Fca.pem&options=-cx%3D1")
+    )
+    assert dsn == "postgresql://?sslmode=verify-full&sslrootcert=%2Fca.pem"
+    assert dict(url.query) == {"options": "-cx=1"}
+    plain = make_url("postgresql+asyncpg://u@h/db")
+    assert _pg_libpq_params(plain) == (plain, None)

@@ -10,10 +10,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from app.engines.base import Engine, Link, Timing
+from app.engines.cards import CardId
 from app.engines.step import Input, step
+
+T = TypeVar("T")
 
 Log = Iterable[Input]
 """A playout's inputs in order: a ``Move``, a ``Tick`` or an ``EndEarly``."""
@@ -36,6 +39,24 @@ def assert_json_ready(value: Any) -> None:
             assert_json_ready(item)
     else:
         assert value is None or type(value) in (str, int, bool), value
+
+
+def ids(*cards: str) -> tuple[CardId, ...]:
+    """Card ids written as plain strings in a test."""
+    return tuple(CardId(card) for card in cards)
+
+
+def known(value: T | None) -> T:
+    """``value``, which the test expects to be set (a deadline, the last closed flip, a verdict...)."""
+    assert value is not None, "expected a value, found None"
+    return value
+
+
+def due(engine: Engine[Any, Any], state: Any) -> int:
+    """The state's next deadline, which the test expects there to be."""
+    deadline = engine.next_deadline(state)
+    assert deadline is not None, "no deadline pending"
+    return deadline
 
 
 def all_views(engine: Any, state: Any, players: int) -> list[Any]:

@@ -17,6 +17,7 @@ import random
 import re
 from collections import Counter
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from pydantic import ValidationError
@@ -41,7 +42,7 @@ from app.engines.leekha import (
 from app.engines.leekha.rules import auto_pass, pass_error
 from app.engines.step import EndEarly
 from app.engines.step import step as apply_input
-from tests.engines.helpers import all_views, cards_shown
+from tests.engines.helpers import all_views, cards_shown, known
 
 S1, S2, S3, S4 = 0, 1, 2, 3
 CARD_RE = re.compile(r"\b[RBYG]\d\d\b")
@@ -172,7 +173,7 @@ def give(state: LeekhaState, seat: int, cards, at: int = 1000) -> LeekhaState:
     return act(state, seat, {"type": "submit_pass", "cards": list(cards)}, at)
 
 
-def illegal(state: LeekhaState, seat: int, action: dict, at: int = 1000) -> str:
+def illegal(state: LeekhaState, seat: int, action: Any, at: int = 1000) -> str:
     """Apply an action that must be rejected; check the state was left alone and return the code."""
     before = copy.deepcopy(state)
     with pytest.raises(IllegalAction) as info:
@@ -228,7 +229,7 @@ def finish_trick(state: LeekhaState, at: int = 1000) -> LeekhaState:
     """Play lowest legal cards until the current trick (or the next one) is complete."""
     played = False
     while state.phase is Phase.PLAY and (state.trick or not played):
-        seat = state.turn
+        seat = known(state.turn)
         card = min(playable(state, seat), key=lambda c: (int(c[1:]), c))
         state = play(state, seat, card, at)
         played = True
@@ -272,8 +273,9 @@ def test_pass_routing_goes_to_the_right():
     gives = state.passes
     # S1 -> S4, S4 -> S3, S3 -> S2, S2 -> S1.
     for giver, receiver in ((S1, S4), (S4, S3), (S3, S2), (S2, S1)):
-        assert set(gives[giver]) <= set(state.hands[receiver])
-        assert not set(gives[giver]) & set(state.hands[giver])
+        given = set(known(gives[giver]))
+        assert given <= set(state.hands[receiver])
+        assert not given & set(state.hands[giver])
         assert state.received[receiver] == gives[giver]
     assert all(len(h) == 13 for h in state.hands)
     assert Counter(c for h in state.hands for c in h) == Counter(c for h in before for c in h)
@@ -308,7 +310,7 @@ def test_pass_empties_yellow_only_with_cards_from_the_zero_up():
 def test_pass_empties_yellow_legally_with_zero_and_skip():
     state = pass_table({S1: ["Y10", "Y13", "R09", "R03"]}, avoid={S1: "Y"})
     state = give(state, S1, ["Y10", "Y13", "R09"])
-    assert set(state.passes[S1]) == {"Y10", "Y13", "R09"}
+    assert set(known(state.passes[S1])) == {"Y10", "Y13", "R09"}
 
 
 @pytest.mark.parametrize(
@@ -319,7 +321,7 @@ def test_pass_empties_blue_only_with_cards_from_the_plus_two_up(blues, ok):
     state = pass_table({S1: [*blues, "G02", "G03", "G04"]}, avoid={S1: "B"})
     cards = [*blues, "G02", "G03"][:3]
     if ok:
-        assert set(give(state, S1, cards).passes[S1]) == set(cards)
+        assert set(known(give(state, S1, cards).passes[S1])) == set(cards)
     else:
         assert illegal(state, S1, {"type": "submit_pass", "cards": cards}) == "PASS_EMPTIES_COLOUR"
 
@@ -327,7 +329,7 @@ def test_pass_empties_blue_only_with_cards_from_the_plus_two_up(blues, ok):
 def test_pass_may_empty_two_colours_at_once():
     state = pass_table({S1: ["Y14", "B13", "B12"]}, avoid={S1: "YB"})
     state = give(state, S1, ["Y14", "B13", "B12"])
-    assert set(state.passes[S1]) == {"Y14", "B13", "B12"}
+    assert set(known(state.passes[S1])) == {"Y14", "B13", "B12"}
 
 
 def test_malformed_passes_are_rejected_and_leave_the_state_alone():
@@ -368,7 +370,7 @@ def test_reveal_shows_received_cards_to_the_receiver_only():
     state = pass_all(new_game(), at=3000)
     assert state.phase is Phase.PASS_REVEAL
     got = state.received[S4]
-    assert ENGINE.view(state, S4)["received"] == list(got) == list(state.passes[S1])
+    assert ENGINE.view(state, S4)["received"] == list(got) == list(known(state.passes[S1]))
     assert not cards_in(ENGINE.view(state, S2)) & set(got)
     assert not cards_in(ENGINE.view(state, None)) & set(got)
     card = state.hands[state.starter][0]
@@ -413,7 +415,7 @@ def test_forced_small_leekha_under_a_higher_yellow():
     assert illegal(state, S3, {"type": "play_card", "card": "Y03"}) == "MUST_PLAY_LEEKHA_UNDER_HIGHER"
     before = state.round_pts[S4]
     state = play(play(state, S3, "Y10"), S2, "Y02")
-    assert state.last_trick.winner == S4 and state.round_pts[S4] == before + 10
+    assert known(state.last_trick).winner == S4 and state.round_pts[S4] == before + 10
     assert state.sl_taker == S4 and state.turn == S4 and state.tricks_done == 6
 
 
@@ -497,7 +499,7 @@ def test_trick_goes_to_the_highest_card_of_the_led_colour():
     state = play(state, S3, "R14")
     assert playable(state, S2) == {"B12"}
     state = play(state, S2, "B12")
-    assert state.last_trick.winner == S4 and state.last_trick.points == 14
+    assert known(state.last_trick).winner == S4 and known(state.last_trick).points == 14
     assert state.round_pts[S4] == before[S4] + 14 and state.bl_taker == S4
     assert state.turn == S4 and state.trick == () and state.phase is Phase.PLAY
     assert_conserved(state)
@@ -527,7 +529,7 @@ def test_rule_37_ends_the_round_mid_round():
     for v in views(state):
         assert not cards_in(v) & set(state.discarded)
     assert_conserved(state)
-    state = ENGINE.tick(state, state.deadline)
+    state = ENGINE.tick(state, known(state.deadline))
     assert state.phase is Phase.PASS_SELECT and state.round == 2 and state.starter == S4
 
 
@@ -556,7 +558,7 @@ def test_leekhas_in_different_tricks_score_normally():
     state = play(state, S3, "Y05")
     assert state.round_pts[S2] == before + 10 and state.phase is Phase.PLAY
     while state.phase is Phase.PLAY:  # the rest by timeouts
-        state = ENGINE.tick(state, state.deadline)
+        state = ENGINE.tick(state, known(state.deadline))
     assert state.end_reason is EndReason.COMPLETE and state.history[-1].tricks == 13
     assert sum(state.history[-1].points) == 36 and state.history[-1].points[S2] >= 23
     assert_conserved(state)
@@ -578,11 +580,11 @@ def test_throw_in_takes_every_point_still_in_play():
     assert state.phase is Phase.ROUND_END and state.end_reason is EndReason.THROW_IN
     assert state.round_pts == (3, 2, 27, 4) and sum(state.round_pts) == 36
     assert state.bl_taker == S3 and state.sl_taker == S3
-    assert state.last.kind == "throw_in" and state.last.points == 27
+    assert known(state.last).kind == "throw_in" and known(state.last).points == 27
     for v in views(state):
         assert not cards_in(v) & set(state.discarded)
     assert_conserved(state)
-    state = ENGINE.tick(state, state.deadline)
+    state = ENGINE.tick(state, known(state.deadline))
     assert state.starter == S2
 
 
@@ -593,7 +595,7 @@ def test_throw_in_keeps_a_captured_big_leekha_with_its_taker_and_may_be_worth_no
     assert state.round_pts == (0, 0, 0, 36)
     state = act(state, S1, {"type": "throw_in"})
     assert state.end_reason is EndReason.THROW_IN and state.round_pts == (0, 0, 0, 36)
-    assert state.bl_taker == S4 and state.sl_taker == S4 and state.last.points == 0
+    assert state.bl_taker == S4 and state.sl_taker == S4 and known(state.last).points == 0
 
 
 def test_throw_in_only_on_your_turn_in_trick_play():
@@ -624,7 +626,7 @@ def test_free_for_all_end_the_highest_score_loses():
     state = play_last_trick(last_trick((90, 91, 27, 20), (13, 10, 13, 0)))
     assert state.scores == (103, 101, 40, 20)
     assert state.phase is Phase.MATCH_END and ENGINE.next_deadline(state) is None
-    assert state.verdict.losers == (S1,) and state.verdict.places == (4, 3, 2, 1)
+    assert known(state.verdict).losers == (S1,) and known(state.verdict).places == (4, 3, 2, 1)
     outcome = ENGINE.result(state)
     assert outcome.finished and outcome.winners == (S4,) and outcome.scores == (103, 101, 40, 20)
     assert outcome.detail["result"]["losers"] == [S1]
@@ -633,8 +635,8 @@ def test_free_for_all_end_the_highest_score_loses():
 
 
 def test_free_for_all_ranking_ties_share_the_better_place():
-    assert ffa_verdict((110, 50, 50, 30), 101).places == (4, 2, 2, 1)
-    assert ffa_verdict((110, 30, 30, 60), 101).places == (4, 1, 1, 3)
+    assert known(ffa_verdict((110, 50, 50, 30), 101)).places == (4, 2, 2, 1)
+    assert known(ffa_verdict((110, 30, 30, 60), 101)).places == (4, 1, 1, 3)
 
 
 def test_free_for_all_tie_at_the_top_plays_another_round():
@@ -642,15 +644,15 @@ def test_free_for_all_tie_at_the_top_plays_another_round():
     assert state.scores == (104, 104, 50, 42)
     assert state.phase is Phase.ROUND_END and state.verdict is None
     assert ENGINE.view(state, None)["decider"] is True
-    state = ENGINE.tick(state, state.deadline)
+    state = ENGINE.tick(state, known(state.deadline))
     assert state.phase is Phase.PASS_SELECT and state.round == 2
     # The decider is tied again: yet another round.
     again = play_last_trick(last_trick(state.scores, (3, 3, 15, 15), base=state))
     assert again.scores == (107, 107, 65, 57) and again.phase is Phase.ROUND_END
-    state = ENGINE.tick(again, again.deadline)
+    state = ENGINE.tick(again, known(again.deadline))
     state = play_last_trick(last_trick(state.scores, (3, 0, 20, 13), base=state))
     assert state.scores == (110, 107, 85, 70)
-    assert state.phase is Phase.MATCH_END and state.verdict.losers == (S1,)
+    assert state.phase is Phase.MATCH_END and known(state.verdict).losers == (S1,)
     assert len(state.history) == 3
 
 
@@ -663,22 +665,22 @@ def test_free_for_all_below_the_limit_goes_on():
 def test_teams_one_team_over_loses_even_with_the_smaller_sum():
     state = play_last_trick(last_trick((88, 90, 10, 72), (13, 0, 0, 23), mode="teams"))
     assert state.scores == (101, 90, 10, 95)
-    assert state.phase is Phase.MATCH_END and state.verdict.losers == (S1, S3)
+    assert state.phase is Phase.MATCH_END and known(state.verdict).losers == (S1, S3)
     assert ENGINE.result(state).winners == (S2, S4)
     assert ENGINE.view(state, S1)["seats"][S3]["team"] == 0
 
 
 def test_teams_both_over_the_higher_individual_score_loses():
-    verdict = teams_verdict((110, 105, 0, 100), 101)
+    verdict = known(teams_verdict((110, 105, 0, 100), 101))
     assert verdict.losers == (S1, S3)  # hi 110 vs 105, although sums are 110 vs 205
-    assert teams_verdict((101, 130, 100, 0), 101).losers == (S2, S4)
+    assert known(teams_verdict((101, 130, 100, 0), 101)).losers == (S2, S4)
 
 
 def test_teams_both_over_equal_highs_then_the_higher_sum_loses():
     state = play_last_trick(last_trick((92, 92, 40, 48), (13, 13, 0, 10), mode="teams"))
-    assert state.scores == (105, 105, 40, 58) and state.verdict.losers == (S2, S4)
+    assert state.scores == (105, 105, 40, 58) and known(state.verdict).losers == (S2, S4)
     exact = play_last_trick(last_trick((92, 92, 40, 50), (13, 13, 0, 10), mode="teams"))
-    assert exact.scores == (105, 105, 40, 60) and exact.verdict.losers == (S2, S4)
+    assert exact.scores == (105, 105, 40, 60) and known(exact.verdict).losers == (S2, S4)
 
 
 def test_teams_equal_highs_and_sums_play_another_round():
@@ -686,11 +688,11 @@ def test_teams_equal_highs_and_sums_play_another_round():
     assert state.scores == (105, 105, 40, 40)
     assert state.phase is Phase.ROUND_END and state.verdict is None
     assert ENGINE.view(state, S1)["decider"] is True
-    state = ENGINE.tick(state, state.deadline)
+    state = ENGINE.tick(state, known(state.deadline))
     assert state.round == 2 and state.phase is Phase.PASS_SELECT
     state = play_last_trick(last_trick(state.scores, (0, 1, 20, 15), base=state))
     assert state.scores == (105, 106, 60, 55)
-    assert state.phase is Phase.MATCH_END and state.verdict.losers == (S2, S4)
+    assert state.phase is Phase.MATCH_END and known(state.verdict).losers == (S2, S4)
 
 
 def test_teams_nobody_over_goes_on():
@@ -727,9 +729,13 @@ def test_early_end_available_once_the_loser_is_certain():
     ended = end_early(state, 5000)
     assert ended.phase is Phase.MATCH_END and ended.end_reason is EndReason.EARLY_END
     assert ended.scores == (70, 107, 60, 50)
-    assert ended.verdict.losers == (S2,) and ended.verdict.places == (3, 4, 2, 1) and ended.verdict.early
+    assert (
+        known(ended.verdict).losers == (S2,)
+        and known(ended.verdict).places == (3, 4, 2, 1)
+        and known(ended.verdict).early
+    )
     assert ended.history[-1].end is EndReason.EARLY_END and ended.history[-1].points == (13, 12, 3, 0)
-    assert ended.last.kind == "early_end" and ended.last.seat == S2
+    assert known(ended.last).kind == "early_end" and known(ended.last).seat == S2
     assert ENGINE.result(ended).winners == (S4,)
     assert_conserved(ended)
     for v in views(ended):
@@ -743,7 +749,8 @@ def test_early_end_stays_available_for_the_rest_of_the_round():
     state = early_end_table()
     state = finish_trick(state)
     assert state.tricks_done == 9 and ENGINE.view(state, None)["decided"]["seat"] == S2
-    state = play(state, state.turn, min(playable(state, state.turn)))
+    turn = known(state.turn)
+    state = play(state, turn, min(playable(state, turn)))
     assert ENGINE.view(state, None)["decided"]["seat"] == S2  # mid-trick too
 
 
@@ -782,7 +789,7 @@ def test_early_end_not_available_when_an_opponent_can_reach_the_same_score():
     one_short = table(89)
     assert ENGINE.view(one_short, S1)["decided"] == {"seat": S2, "losers": [S2, S4]}
     ended = end_early(one_short, 5000)
-    assert ended.verdict.losers == (S2, S4) and ENGINE.result(ended).winners == (S1, S3)
+    assert known(ended.verdict).losers == (S2, S4) and ENGINE.result(ended).winners == (S1, S3)
 
 
 def test_early_end_is_never_offered_outside_trick_play():
@@ -799,7 +806,7 @@ def test_early_end_is_never_offered_outside_trick_play():
 def scripted_match(seed: str) -> tuple[LeekhaState, list]:
     """A few rounds where everyone passes and plays the lowest legal card on time."""
     state = new_game(seed=seed, turn_ms=100, reveal_ms=50, scoreboard_ms=70)
-    log = []
+    log: list[Any] = []
     t = 0
     while state.phase is not Phase.MATCH_END and state.round <= 3:
         t += 7
@@ -811,7 +818,7 @@ def scripted_match(seed: str) -> tuple[LeekhaState, list]:
             seat = next(s for s in range(4) if state.passes[s] is None)
             move = Move(seat, {"type": "submit_pass", "cards": list(auto_pass(state.hands[seat]))}, t)
         else:
-            t = max(t, state.deadline)
+            t = max(t, known(state.deadline))
             state = ENGINE.tick(state, t)
             log.append(t)
             continue
@@ -850,7 +857,7 @@ def test_no_view_shows_another_seats_hand_pass_or_received_cards():
             seat = next(s for s in range(4) if state.passes[s] is None)
             state = give(state, seat, auto_pass(state.hands[seat]), 10 * step)
         else:
-            state = ENGINE.tick(state, state.deadline)
+            state = ENGINE.tick(state, known(state.deadline))
 
 
 # -- the engine contract ------------------------------------------------------------------------
@@ -907,9 +914,9 @@ def test_pass_timeout_passes_the_lowest_legal_cards_for_the_late_seats():
     state = give(state, S2, auto_pass(state.hands[S2]), 500)
     fired = ENGINE.tick(state, 90_000)
     assert fired.phase is Phase.PASS_REVEAL
-    assert set(fired.passes[S1]) == {"R02", "B02", "Y02"}
+    assert set(known(fired.passes[S1])) == {"R02", "B02", "Y02"}
     assert fired.passes[S2] == state.passes[S2]
-    assert fired.last.kind == "passed" and fired.last.auto and fired.last.at == 90_000
+    assert known(fired.last).kind == "passed" and known(fired.last).auto and known(fired.last).at == 90_000
     assert ENGINE.next_deadline(fired) == 95_000
 
 
@@ -917,7 +924,7 @@ def test_play_timeout_plays_the_lowest_legal_card_and_never_throws_in():
     state = play_table({S4: ["Y10", "Y03", "G02"]}, trick=[(S1, "Y09")], avoid={S4: "Y"})
     assert ENGINE.next_deadline(state) == 90_000
     fired = ENGINE.tick(state, 90_000)
-    assert fired.trick[-1] == (S4, "Y03") and fired.last.auto
+    assert fired.trick[-1] == (S4, "Y03") and known(fired.last).auto
     assert fired.turn == S3 and ENGINE.next_deadline(fired) == 180_000
     forced = play_table({S4: ["Y10", "Y03"]}, trick=[(S1, "Y12")], avoid={S4: "Y"})
     assert ENGINE.tick(forced, 90_000).trick[-1] == (S4, "Y10")
@@ -929,10 +936,10 @@ def test_a_late_tick_lands_where_punctual_ticks_would():
     state = play_table(size=2, turn_ms=1000)
     punctual = state
     for _ in range(5):
-        punctual = ENGINE.tick(punctual, punctual.deadline)
+        punctual = ENGINE.tick(punctual, known(punctual.deadline))
     late = ENGINE.tick(state, 5_500)
-    assert late == punctual and late.tricks_done == 12 and late.trick[-1][0] == late.last.seat
-    assert late.last.at == 5_000
+    assert late == punctual and late.tricks_done == 12 and late.trick[-1][0] == known(late.last).seat
+    assert known(late.last).at == 5_000
 
 
 def test_a_move_after_a_missed_deadline_sees_the_deadline_first():
@@ -950,7 +957,7 @@ def test_round_end_confirmations_deal_the_next_round_early():
         assert state.phase is Phase.ROUND_END
     assert ENGINE.view(state, S4)["legal"] == [{"type": "ack"}]
     state = act(state, S4, {"type": "ack"}, 2000)
-    assert state.phase is Phase.PASS_SELECT and state.round == 2 and state.last.at == 2000
+    assert state.phase is Phase.PASS_SELECT and state.round == 2 and known(state.last).at == 2000
     assert state.scores == (13, 0, 23, 0) and state.round_pts == (0, 0, 0, 0)
     assert ENGINE.view(state, S1)["history"][0]["points"] == [13, 0, 23, 0]
 
@@ -958,7 +965,7 @@ def test_round_end_confirmations_deal_the_next_round_early():
 def test_apply_never_mutates_the_given_state():
     state = to_play(new_game(seed="mut"))
     snapshot = copy.deepcopy(state)
-    seat = state.turn
+    seat = known(state.turn)
     card = sorted(playable(state, seat))[0]
     after = play(state, seat, card, 3000)
     assert state == snapshot and after != state

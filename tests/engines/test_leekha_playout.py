@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -34,7 +35,7 @@ from tests.engines.test_leekha import CARD_RE, VIEW_KEYS
 SORTED_DECK = sorted(DECK)
 GAMES_PER_BATCH = 50
 BATCHES = 10  # x 2 modes = 1000 games
-JUNK = [
+JUNK: list[Any] = [
     {"type": "dance"},
     {},
     {"type": 3},
@@ -327,7 +328,7 @@ def playout(mode: str, index: int, stats: Counter) -> None:
     check_verdict(state)
     outcome = ENGINE.result(state)
     assert outcome.finished and outcome.scores == state.scores and outcome.winners
-    assert all(state.verdict.places[w] == 1 for w in outcome.winners)
+    assert state.verdict is not None and all(state.verdict.places[w] == 1 for w in outcome.winners)
     for record in state.history:
         stats[record.end.value] += 1
     stats["rounds"] += len(state.history)

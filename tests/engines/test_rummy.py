@@ -15,11 +15,13 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from pydantic import ValidationError
 
 from app.engines.base import IllegalAction, Move, SeatSetup
+from app.engines.cards import CardId
 from app.engines.rng import Rng
 from app.engines.rummy import (
     ENGINE,
@@ -35,7 +37,7 @@ from app.engines.rummy import (
     check_meld,
 )
 from app.engines.rummy.deck import DECK, JOKERS
-from tests.engines.helpers import all_views, assert_json_ready, cards_shown
+from tests.engines.helpers import all_views, assert_json_ready, cards_shown, known
 
 A, B, C, D = 0, 1, 2, 3
 T0 = 10_000
@@ -46,15 +48,15 @@ CARD_RE = re.compile(r"\b(?:[RBYK]\d\d[ab]|J[1-4])\b")
 # -- helpers -------------------------------------------------------------------
 
 
-def ids(text: str) -> tuple[str, ...]:
+def ids(text: str) -> tuple[CardId, ...]:
     """``"R7 B7b J2"`` -> ``("R07a", "B07b", "J2")``."""
-    out = []
+    out: list[CardId] = []
     for word in text.split():
         if word[0] == "J":
-            out.append(word)
+            out.append(CardId(word))
             continue
         copy_tag = word[-1] if word[-1] in "ab" else "a"
-        out.append(f"{word[0]}{int(word[1:].rstrip('ab')):02d}{copy_tag}")
+        out.append(CardId(f"{word[0]}{int(word[1:].rstrip('ab')):02d}{copy_tag}"))
     return tuple(out)
 
 
@@ -139,7 +141,7 @@ def draft(state: RummyState, *melds: Meld, at: int = T0 + 1_000) -> RummyState:
     return send(state, state.seat, "draft", at, table=table_json(melds))
 
 
-def illegal(state: RummyState, seat: int, action: dict, at: int = T0 + 1_000) -> IllegalAction:
+def illegal(state: RummyState, seat: int, action: Any, at: int = T0 + 1_000) -> IllegalAction:
     """Apply a move that must be rejected; check the state was left alone and return the error."""
     before = copy.deepcopy(state)
     with pytest.raises(IllegalAction) as info:
@@ -160,14 +162,14 @@ def commit_code(state: RummyState, *melds: Meld) -> str:
 def timeout(state: RummyState) -> RummyState:
     """Fire the turn's timeout exactly when it is due."""
     due = ENGINE.next_deadline(state)
-    assert state.phase is Phase.TURN and due == state.deadline + state.options.commit_grace_ms
+    assert state.phase is Phase.TURN and due == known(state.deadline) + state.options.commit_grace_ms
     assert ENGINE.tick(state, due - 1) is state
     return ENGINE.tick(state, due)
 
 
 def next_turn(state: RummyState) -> RummyState:
     assert state.phase is Phase.TURN_RESULT
-    return ENGINE.tick(state, state.deadline)
+    return ENGINE.tick(state, known(state.deadline))
 
 
 def views(state: RummyState) -> list[dict]:
@@ -212,8 +214,8 @@ def test_opening_accepted():
     assert after.opened == (True, False, False)
     assert len(after.hands[A]) == 8 and set(after.hands[A]) == set(ids("R2 B3 Y4 K5 R6 B8 Y12 K1"))
     assert after.table == (laid("R11 J1 R13", "run"), laid("B10 Y10 K10", "group"))
-    assert after.phase is Phase.TURN_RESULT and after.last.end is TurnEnd.COMMIT
-    assert after.last.played == ids("R11 J1 R13 B10 Y10 K10") and after.last.new_sets == 2
+    assert after.phase is Phase.TURN_RESULT and known(after.last).end is TurnEnd.COMMIT
+    assert known(after.last).played == ids("R11 J1 R13 B10 Y10 K10") and known(after.last).new_sets == 2
 
 
 def test_opening_below_the_minimum_is_rejected_and_the_player_may_draw():
@@ -223,7 +225,7 @@ def test_opening_below_the_minimum_is_rejected_and_the_player_may_draw():
     drew = send(state, A, "draw")
     assert len(drew.hands[A]) == 6 and drew.hands[A][-1] == state.pool[0]
     assert len(drew.pool) == len(state.pool) - 1 and drew.table == state.table == ()
-    assert drew.opened[A] is False and drew.last.end is TurnEnd.DRAW
+    assert drew.opened[A] is False and known(drew.last).end is TurnEnd.DRAW
 
 
 def test_opening_may_not_touch_the_table():
@@ -249,7 +251,7 @@ def test_rebuild_takes_the_fourth_card_of_a_group():
     state = arrange(new_game(), ["Y4 Y6 R1", None, None], [laid("B5 R5 K5 Y5")], opened=True)
     after = commit(state, meld("B5 R5 K5"), meld("Y4 Y5 Y6"))
     assert after.table == (laid("B5 R5 K5", "group"), laid("Y4 Y5 Y6", "run"))
-    assert after.hands[A] == ids("R1") and after.last.rebuilt == 1 and after.last.new_sets == 2
+    assert after.hands[A] == ids("R1") and known(after.last).rebuilt == 1 and known(after.last).new_sets == 2
 
 
 def test_source_set_must_keep_three_cards():
@@ -263,13 +265,14 @@ def test_source_set_must_keep_three_cards():
     assert ENGINE.next_deadline(state) == T0 + 120_500
     after = commit(state, meld("B6 B7 B8"), meld("B9 R9 Y9"), at=T0 + 100_000)
     assert after.phase is Phase.TURN_RESULT and after.hands[A] == ids("K1")
-    assert after.last.at == T0 + 100_000 and after.deadline == T0 + 100_000 + 800
+    assert known(after.last).at == T0 + 100_000 and known(after.deadline) == T0 + 100_000 + 800
 
 
 def test_table_card_cannot_go_back_to_a_hand():
     state = arrange(new_game(), ["K6 K7 K8", None, None], [laid("B5 R5 K5 Y5")], opened=True)
     error = rejected(state, A, "commit", table=table_json([meld("B5 R5 Y5"), meld("K6 K7 K8")]))
     assert error.code == "TABLE_CARD_MISSING" and "K05a" in error.message
+    assert isinstance(error, TableRejected)
     assert error.problems[0].cards == ids("K5")
 
 
@@ -281,6 +284,7 @@ def test_rearranging_only_is_not_a_turn():
 def test_every_failed_check_is_reported():
     state = arrange(new_game(), ["K1 K2 B9", None, None], [laid("R3 R4 R5 R6")], opened=True)
     error = rejected(state, A, "commit", table=table_json([meld("R3 R4"), meld("R5 R6 K1"), meld("K2 B9")]))
+    assert isinstance(error, TableRejected)
     assert [(p.code, p.set) for p in error.problems] == [
         ("SET_TOO_SHORT", 0),
         ("RUN_COLOUR_MISMATCH", 1),
@@ -299,7 +303,7 @@ def test_joker_exchange():
     state = arrange(new_game(), ["R5 B5 Y5 K1", None, None], [laid("R4 J1 R6")], opened=True)
     after = commit(state, meld("R4 R5 R6"), meld("B5 Y5 J1"))
     assert after.table == (laid("R4 R5 R6"), laid("B5 Y5 J1"))
-    assert after.last.jokers_exchanged == 1 and after.hands[A] == ids("K1")
+    assert known(after.last).jokers_exchanged == 1 and after.hands[A] == ids("K1")
     # The announcement: everyone's view of the last turn names the exchange.
     assert ENGINE.view(after, C)["last"]["jokers_exchanged"] == 1
 
@@ -316,7 +320,7 @@ def test_jokers_are_interchangeable():
     table = [laid("R4 J1 R6"), laid("B9 Y9 J2")]
     state = arrange(new_game(), ["K1 K2 K3 R1", None, None], table, opened=True)
     after = commit(state, meld("R4 J2 R6"), meld("B9 Y9 J1"), meld("K1 K2 K3"))
-    assert after.hands[A] == ids("R1") and after.last.jokers_exchanged == 0
+    assert after.hands[A] == ids("R1") and known(after.last).jokers_exchanged == 0
 
 
 def test_joker_from_the_hand_may_take_any_number():
@@ -343,7 +347,7 @@ def test_timeout_commits_a_valid_draft():
     state = draft(state, meld("R11 J1 R13"), meld("B10 Y10 K10"))
     assert ENGINE.view(state, B)["draft"]["valid"] is True
     after = timeout(state)
-    assert after.last.end is TurnEnd.TIMEOUT_COMMIT and after.last.at == T0 + 120_500
+    assert known(after.last).end is TurnEnd.TIMEOUT_COMMIT and known(after.last).at == T0 + 120_500
     assert after.hands[A] == ids("R2") and after.pool == state.pool and after.opened[A]
     assert after.deadline == T0 + 120_500 + 800
 
@@ -355,7 +359,7 @@ def test_timeout_salvages_valid_sets_and_returns_the_rest():
     after = timeout(state)
     assert after.table == (laid("R1 R2 R3"), laid("B3 B4 B5"))
     assert set(after.hands[A]) == set(ids("K9 K10 Y1")) and after.pool == state.pool
-    assert after.last.end is TurnEnd.TIMEOUT_SALVAGE and after.last.returned == 2
+    assert known(after.last).end is TurnEnd.TIMEOUT_SALVAGE and known(after.last).returned == 2
     assert next_turn(after).seat == B
 
 
@@ -366,7 +370,7 @@ def test_timeout_with_a_broken_table_set_restores_and_draws(draws):
     after = timeout(state)
     assert after.table == (laid("B7 B8 B9"),)
     assert after.hands[A] == (*ids("R9 Y9 K1"), *state.pool[:draws]) and after.pool == state.pool[draws:]
-    assert after.last.end is TurnEnd.TIMEOUT_RESTORE and after.last.drawn == state.pool[:draws]
+    assert known(after.last).end is TurnEnd.TIMEOUT_RESTORE and known(after.last).drawn == state.pool[:draws]
 
 
 def test_timeout_restores_when_the_salvage_misses_the_opening():
@@ -374,7 +378,7 @@ def test_timeout_restores_when_the_salvage_misses_the_opening():
     drafted = draft(state, meld("R10 B10 Y10"), meld("K1 K2"))
     for before in (drafted, state):  # 30 < 40 after the salvage; no draft at all
         after = timeout(before)
-        assert after.last.end is TurnEnd.TIMEOUT_RESTORE and after.table == ()
+        assert known(after.last).end is TurnEnd.TIMEOUT_RESTORE and after.table == ()
         assert after.hands[A] == (*ids("R10 B10 Y10 K1 K2 B4"), state.pool[0]) and not after.opened[A]
 
 
@@ -383,12 +387,12 @@ def test_a_commit_within_the_grace_counts_and_one_after_it_is_turn_over():
     deadline = state.deadline
     assert deadline == T0 + 120_000 and ENGINE.view(state, A)["deadline"] == deadline
     on_time = commit(state, meld("R13 B13 Y13 K13"), at=deadline + 300)
-    assert on_time.last.end is TurnEnd.COMMIT and on_time.last.at == deadline + 300
+    assert known(on_time.last).end is TurnEnd.COMMIT and known(on_time.last).at == deadline + 300
     assert commit_code(state, meld("R13 B13 Y13")) == "OPENING_BELOW_MIN"  # judged normally
     late = rejected(state, A, "commit", at=deadline + 700, table=table_json([meld("R13 B13 Y13 K13")]))
     assert late.code == "TURN_OVER"
     # At exactly deadline + grace the move still comes first.
-    assert commit(state, meld("R13 B13 Y13 K13"), at=deadline + 500).last.end is TurnEnd.COMMIT
+    assert known(commit(state, meld("R13 B13 Y13 K13"), at=deadline + 500).last).end is TurnEnd.COMMIT
 
 
 # -- 21-22. who may act, and drafts --------------------------------------------------
@@ -396,7 +400,13 @@ def test_a_commit_within_the_grace_counts_and_one_after_it_is_turn_over():
 
 def test_out_of_turn_and_stale_actions():
     state = arrange(new_game(), ["R13 B13 Y13 K13 R1", None, None])
-    for kind, fields in (("commit", {}), ("draft", {"table": []}), ("draw", {}), ("undo", {})):
+    cases: list[tuple[str, dict[str, Any]]] = [
+        ("commit", {}),
+        ("draft", {"table": []}),
+        ("draw", {}),
+        ("undo", {}),
+    ]
+    for kind, fields in cases:
         assert rejected(state, B, kind, **fields).code == "NOT_YOUR_TURN"
     assert illegal(state, A, {"type": "draw", "turn_id": 0}).code == "STALE_TURN"
     assert illegal(state, A, {"type": "draw", "turn_id": 2}).code == "STALE_TURN"
@@ -415,7 +425,7 @@ def test_draft_rules():
         ([meld("B5 R5 K5 Y5"), meld("K6 K6")], "DUPLICATE_CARD"),
         ([meld("B5 R5 K5 Y5"), meld("R2")], "NOT_IN_HAND"),
         ([meld("B5 R5 K5 Y5"), Meld(())], "EMPTY_SET"),
-        ([meld("B5 R5 K5 Y5"), Meld(("X99",))], "UNKNOWN_CARD"),
+        ([meld("B5 R5 K5 Y5"), Meld((CardId("X99"),))], "UNKNOWN_CARD"),
     ):
         assert rejected(state, A, "draft", table=table_json(bad_table)).code == code
 
@@ -480,7 +490,7 @@ def test_view_shows_why_the_draft_would_be_rejected():
     state = arrange(new_game(), ["R9 Y9 B6 K1", None, None], [laid("B7 B8 B9")], opened=True)
     state = draft(state, meld("B7 B8"), meld("B9 R9 Y9"))
     error = rejected(state, A, "commit")
-    assert error.code == "SET_TOO_SHORT"
+    assert error.code == "SET_TOO_SHORT" and isinstance(error, TableRejected)
     assert ENGINE.view(state, C)["draft"]["problems"] == [p.to_json() for p in error.problems]
 
 
@@ -515,17 +525,17 @@ def block(state: RummyState, hands: Sequence[str]) -> RummyState:
     state = arrange(state, hands, seat=state.round_starter, pool="")
     for i in range(state.players):
         state = send(state, state.seat, "draw", at=state.turn_started_at + 100)
-        assert state.last.end is TurnEnd.PASS
+        assert known(state.last).end is TurnEnd.PASS
         if i < state.players - 1:
             assert state.phase is Phase.TURN_RESULT and state.passes == i + 1
-            state = ENGINE.tick(state, state.deadline)
-            state = replace(state, turn_started_at=state.deadline - state.options.turn_ms)
+            state = ENGINE.tick(state, known(state.deadline))
+            state = replace(state, turn_started_at=known(state.deadline) - state.options.turn_ms)
     return state
 
 
 def test_blocked_round():
     after = block(arrange(new_game(), [None] * 3), ["R5 K7", "Y7", "B10 K10"])
-    assert after.phase is Phase.ROUND_OVER and after.last.seat == C
+    assert after.phase is Phase.ROUND_OVER and known(after.last).seat == C
     assert after.history[-1].end is RoundEnd.BLOCKED and after.history[-1].scores == (-12, 32, -20)
     assert after.history[-1].winners == (B,)
     shared = block(arrange(new_game(), [None] * 3), ["R5 K2", "Y7", "B10 K10"])
@@ -537,13 +547,15 @@ def test_blocked_round():
 def test_passes_count_only_when_the_pool_is_empty():
     state = arrange(new_game(2), [None, None], pool="R1")
     state = send(state, A, "draw")  # takes the last card: not a pass
-    assert state.last.end is TurnEnd.DRAW and state.passes == 0 and state.pool == ()
+    assert known(state.last).end is TurnEnd.DRAW and state.passes == 0 and state.pool == ()
     state = next_turn(state)
     state = send(state, B, "draw", at=state.turn_started_at + 5)
-    assert state.last.end is TurnEnd.PASS and state.passes == 1
+    assert known(state.last).end is TurnEnd.PASS and state.passes == 1
     state = next_turn(state)
-    state = ENGINE.tick(state, ENGINE.next_deadline(state))  # a timeout with nothing placed is a pass too
-    assert state.phase is Phase.ROUND_OVER and state.last.end is TurnEnd.TIMEOUT_RESTORE
+    state = ENGINE.tick(
+        state, known(ENGINE.next_deadline(state))
+    )  # a timeout with nothing placed is a pass too
+    assert state.phase is Phase.ROUND_OVER and known(state.last).end is TurnEnd.TIMEOUT_RESTORE
     assert state.history[-1].end is RoundEnd.BLOCKED
 
 
@@ -559,7 +571,7 @@ def test_match_end_shares_the_win():
     for hands in (["R5", "Y5", "B10 K10 R10"], ["R5", "Y5", "B10 K10 R10"], ["R5", "Y5", "B10 K10"]):
         state = block(state, hands)
         if state.phase is Phase.ROUND_OVER:
-            state = ENGINE.tick(state, state.deadline)
+            state = ENGINE.tick(state, known(state.deadline))
     assert state.phase is Phase.MATCH_OVER and state.round == 3 and state.totals == (40, 40, -80)
     outcome = ENGINE.result(state)
     assert outcome.finished and outcome.scores == (40, 40, -80) and outcome.winners == (A, B)
@@ -574,7 +586,7 @@ def test_match_clock_replaces_the_round_count():
     state = new_game(2, rounds=1, match_minutes=1)
     state = block(state, ["R5", "Y7"])
     assert state.phase is Phase.ROUND_OVER  # rounds=1 is ignored with a match clock
-    state = ENGINE.tick(state, state.deadline)
+    state = ENGINE.tick(state, known(state.deadline))
     assert state.round == 2 and ENGINE.view(state, A)["match_ends_at"] == T0 + 60_000
     # The round running when the time is up is the last.
     state = replace(state, turn_started_at=T0 + 70_000, deadline=T0 + 70_000 + state.options.turn_ms)
@@ -592,7 +604,7 @@ def test_privacy_and_determinism():
     other = (mover + 1) % 3
     log = [Move(mover, {"type": "draw", "turn_id": 1}, 500)]
     drew = ENGINE.apply(state, log[0])
-    drawn = drew.last.drawn
+    drawn = known(drew.last).drawn
     assert drawn == state.pool[:1]
     for s in (state, drew):
         for v in views(s):
@@ -626,7 +638,7 @@ def test_two_timeouts_in_a_row_mark_a_player_away_and_acting_clears_it():
     assert not back.away(A) and back.deadline == back.turn_started_at + 120_000
     # An away player who does not act still gets the short turn, ended by the timeout.
     slept = timeout(state)
-    assert slept.last.end is TurnEnd.TIMEOUT_RESTORE and slept.timeouts[A] == 3
+    assert known(slept.last).end is TurnEnd.TIMEOUT_RESTORE and slept.timeouts[A] == 3
     assert new_game(2, afk_after=0).away(A) is False
 
 
@@ -638,18 +650,18 @@ def test_tick_returns_the_same_state_when_nothing_is_due_and_late_ticks_land_on_
     assert ENGINE.tick(state, T0 + 120_499) is state
     punctual = state
     for _ in range(2):
-        punctual = ENGINE.tick(punctual, ENGINE.next_deadline(punctual))
-    late = ENGINE.tick(state, ENGINE.next_deadline(punctual) - 1)
+        punctual = ENGINE.tick(punctual, known(ENGINE.next_deadline(punctual)))
+    late = ENGINE.tick(state, known(ENGINE.next_deadline(punctual)) - 1)
     assert late == punctual and late.phase is Phase.TURN and late.seat == B
     assert late.turn_started_at == T0 + 120_500 + 800
 
 
 def test_a_move_after_a_missed_deadline_sees_that_deadline_fired():
     state = arrange(new_game(), [None] * 3)
-    due = ENGINE.next_deadline(state)
+    due = known(ENGINE.next_deadline(state))
     # The timeout and the pause are over: it is B's turn now, though nobody ticked.
     moved = ENGINE.apply(state, Move(B, {"type": "draw", "turn_id": 2}, due + 900))
-    assert moved.last.seat == B and moved.history == () and moved.turn_id == 2
+    assert known(moved.last).seat == B and moved.history == () and moved.turn_id == 2
     assert illegal(state, A, {"type": "draw", "turn_id": 1}, due + 900).code == "NOT_YOUR_TURN"
     assert illegal(state, A, {"type": "draw", "turn_id": 1}, due + 1).code == "TURN_OVER"
 
@@ -664,7 +676,7 @@ def test_round_over_refuses_actions():
 
 def test_bad_actions():
     state = arrange(new_game(), [None] * 3)
-    cases = [
+    cases: list[tuple[Any, str]] = [
         ("draw", "BAD_ACTION"),
         ({}, "BAD_ACTION"),
         ({"type": 3, "turn_id": 1}, "BAD_ACTION"),

@@ -15,7 +15,7 @@ from itertools import permutations
 
 import pytest
 
-from app.engines.cards import colour_of, number_of
+from app.engines.cards import CardId, colour_of, number_of
 from app.engines.rummy import Kind, check_meld
 from app.engines.rummy.deck import COLOURS, is_joker
 from tests.engines.test_rummy import ids
@@ -164,7 +164,7 @@ def test_every_one_numbered_card_set_with_jokers():
     jokers = ids("J1 J2 J3 J4")
     for colour in COLOURS:
         for number in range(1, 14):
-            natural = f"{colour}{number:02d}a"
+            natural = CardId(f"{colour}{number:02d}a")
             for size in range(1, 6):
                 for position in range(size):
                     cards = [*jokers[: size - 1]]

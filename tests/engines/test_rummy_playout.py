@@ -45,7 +45,7 @@ FAMILIES: dict[str, dict[str, Any]] = {
 }
 GAMES = 84  # per family and player count: 4 x 3 x 84 = 1008 matches
 LEAK_CHECK_EVERY = 75  # views of every seat and the spectator, every so many steps (and at the end)
-JUNK: list[object] = [
+JUNK: list[Any] = [
     "draw",
     {},
     {"type": "dance", "turn_id": 1},

@@ -12,17 +12,18 @@ import copy
 import json
 import re
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from pydantic import ValidationError
 
 from app.engines import ENGINES, get_engine
 from app.engines.base import IllegalAction, Link, Move, SeatSetup, Timing
-from app.engines.cards import build_deck
+from app.engines.cards import CardId, build_deck
 from app.engines.rng import Rng
 from app.engines.slap import NUMBERS, EndKind, FlipKind, Phase, SlapEngine, SlapOptions, SlapState
 from app.engines.slap.scoring import placement_points
-from tests.engines.helpers import assert_json_ready, same_links
+from tests.engines.helpers import assert_json_ready, known, same_links
 
 ENGINE = SlapEngine()
 A, B, C, D = 0, 1, 2, 3
@@ -147,16 +148,16 @@ def illegal(state: SlapState, move: Move) -> str:
 def close(state: SlapState) -> SlapState:
     """Fire the pending flip deadline (race, no-pair window or pair timeout)."""
     assert state.phase in (Phase.FLIP_OPEN, Phase.RACE)
-    return ENGINE.tick(state, state.deadline)
+    return ENGINE.tick(state, known(state.deadline))
 
 
 def play_flip(state: SlapState, slapper: int | None = None) -> SlapState:
     """From AWAIT_NU: Nu! by fallback, reveal, an optional honest slap 100 ms in, close."""
     assert state.phase is Phase.AWAIT_NU
-    state = ENGINE.tick(state, state.deadline)
-    state = ENGINE.tick(state, state.deadline)
+    state = ENGINE.tick(state, known(state.deadline))
+    state = ENGINE.tick(state, known(state.deadline))
     if slapper is not None:
-        state = honest_slap(state, slapper, state.reveal_at + 100, rtt=40)
+        state = honest_slap(state, slapper, known(state.reveal_at) + 100, rtt=40)
     return close(state)
 
 
@@ -184,12 +185,12 @@ def test_setup_deals_each_player_ten_cards_of_their_own_colour():
 def test_round_two_resets_piles_to_own_colours_and_penalties_to_zero():
     state = new_game(3, round_time_limit_s=1)
     state = arrange(state, [["Y01"], ["B02"], ["G03"]], [14, 9, 7])
-    state = ENGINE.tick(state, state.deadline)
-    state = ENGINE.tick(state, state.deadline)
-    state = slap(state, B, state.reveal_at + 300)  # no pair: a false slap
+    state = ENGINE.tick(state, known(state.deadline))
+    state = ENGINE.tick(state, known(state.deadline))
+    state = slap(state, B, known(state.reveal_at) + 300)  # no pair: a false slap
     state = close(state)
     assert state.phase is Phase.ROUND_OVER and state.penalties == (0, 1, 0)
-    state = ENGINE.tick(state, state.deadline)
+    state = ENGINE.tick(state, known(state.deadline))
     assert state.phase is Phase.AWAIT_NU and state.round == 2
     assert state.penalties == (0, 0, 0)
     for colour, pile in zip(state.colours, state.piles, strict=True):
@@ -210,7 +211,7 @@ def test_later_rounds_start_one_seat_clockwise():
     while state.phase is not Phase.MATCH_OVER:
         if state.phase is Phase.AWAIT_NU:
             starters.setdefault(state.round, state.starter)
-        state = ENGINE.tick(state, state.deadline)
+        state = ENGINE.tick(state, known(state.deadline))
     assert starters == {1: 2, 2: 0, 3: 1}
 
 
@@ -266,8 +267,8 @@ def test_nu_fallback_calls_nu_for_an_idle_starter():
 def test_a_late_tick_lands_where_punctual_ticks_would():
     state = arrange(new_game(3, now=0), [["Y01"], ["B02"], ["G03"]])
     punctual, fired = state, 0
-    while punctual.deadline <= 6_999:
-        punctual = ENGINE.tick(punctual, punctual.deadline)
+    while known(punctual.deadline) <= 6_999:
+        punctual = ENGINE.tick(punctual, known(punctual.deadline))
         fired += 1
     assert fired == 5  # Nu!, reveal, no-pair close, pause, Nu! again
     late = ENGINE.tick(state, 6_999)
@@ -300,7 +301,7 @@ def test_views_never_show_face_down_cards_or_the_seed():
             assert not cards_in(v) & face_down
             text = json.dumps(v)
             assert "very-secret-seed" not in text and str(state.rng.state) not in text
-        state = ENGINE.tick(state, state.deadline)
+        state = ENGINE.tick(state, known(state.deadline))
 
 
 # -- 5-10. the race ---------------------------------------------------------------
@@ -313,7 +314,7 @@ def test_simple_trick_goes_under_the_winners_pile():
     before = state
     state = ENGINE.tick(state, 10_300 + 210)  # no links known: the race stays open race_window_ms
     assert state.phase is Phase.FLIP_RESULT
-    assert state.last.kind is FlipKind.TRICK and state.last.winner == B
+    assert known(state.last).kind is FlipKind.TRICK and known(state.last).winner == B
     # No tie, so the first draw after the close is the shuffle of the table.
     assert state.piles[B][-3:] == tuple(before.rng.copy().shuffled(before.table))
     assert [len(p) for p in state.piles] == [9, 12, 9]
@@ -334,7 +335,7 @@ def test_two_slaps_20ms_apart_on_equal_links():
     assert [(c.seat, c.at) for c in state.slaps] == [(A, 10_360), (C, 10_380)]
     assert ENGINE.tick(state, 10_446) is state
     state = ENGINE.tick(state, 10_447)
-    assert state.last.winner == A
+    assert known(state.last).winner == A
     last = ENGINE.view(state, None)["last"]
     common = {"credit": 60, "flags": []}
     assert last["claims"] == [
@@ -381,7 +382,7 @@ def test_compensation_reverses_arrival_order():
     state = honest_slap(state, C, 10_440, rtt=120)
     assert [(c.seat, c.at) for c in state.slaps] == [(A, 10_380), (C, 10_320)]
     state = close(state)
-    assert state.last.winner == C and [c.seat for c in state.last.claims] == [C, A]
+    assert known(state.last).winner == C and [c.seat for c in known(state.last).claims] == [C, A]
 
 
 def test_without_compensation_arrival_order_decides():
@@ -389,7 +390,7 @@ def test_without_compensation_arrival_order_decides():
     state = slap(state, A, 10_420, rtt=40, reaction=380)
     state = slap(state, C, 10_440, rtt=120, reaction=320)
     assert [c.at for c in state.slaps] == [10_420, 10_440]
-    assert close(state).last.winner == A
+    assert known(close(state).last).winner == A
 
 
 def test_credit_is_capped_and_a_claim_after_the_race_is_stale():
@@ -408,7 +409,7 @@ def test_credit_is_capped_and_a_claim_after_the_race_is_stale():
     assert illegal(state, c_slap) == "STALE_SLAP"
     closed = ENGINE.tick(state, 10_590)
     assert illegal(closed, c_slap) == "STALE_SLAP"
-    assert closed.last.winner == A
+    assert known(closed.last).winner == A
 
 
 def test_a_larger_credit_cap_lets_the_slow_link_win():
@@ -418,7 +419,7 @@ def test_a_larger_credit_cap_lets_the_slow_link_win():
     assert ENGINE.next_deadline(state) == S + 380 + 10 + 500
     state = timed_slap(state, C, 10_750, 250, links)
     assert state.slaps[1].at == 10_250
-    assert close(state).last.winner == C
+    assert known(close(state).last).winner == C
 
 
 def test_a_lying_client_gets_no_more_than_its_round_trip_jitter_and_a_frame():
@@ -488,7 +489,7 @@ def test_false_slap_costs_a_point_and_the_cards_stay():
     assert ENGINE.next_deadline(state) == S + 1500
     assert ENGINE.tick(state, S + 1499) is state
     closed = ENGINE.tick(state, S + 1500)
-    assert closed.last.kind is FlipKind.NO_PAIR and [c.seat for c in closed.last.claims] == [B]
+    assert known(closed.last).kind is FlipKind.NO_PAIR and [c.seat for c in known(closed.last).claims] == [B]
     assert "Y03" in closed.piles[A] and "B09" in closed.piles[B] and "G05" in closed.piles[C]
     assert [len(p) for p in closed.piles] == [10, 10, 10]
     assert closed.starter == A and closed.penalties == (0, 1, 0)
@@ -509,10 +510,10 @@ def test_stale_slaps_are_ignored_without_penalty():
     assert state.flip == 8 and state.phase is Phase.NU_CALLED
     assert illegal(state, Move(B, {"type": "slap", "flip": 7}, 300)) == "STALE_SLAP"
     assert illegal(state, Move(B, {"type": "slap", "flip": 8}, 300)) == "STALE_SLAP"
-    shown = ENGINE.tick(state, state.deadline)
+    shown = ENGINE.tick(state, known(state.deadline))
     assert illegal(shown, Move(B, {"type": "slap", "flip": 7}, 900)) == "STALE_SLAP"
     after = close(shown)
-    assert illegal(after, Move(B, {"type": "slap", "flip": 8}, after.deadline)) == "STALE_SLAP"
+    assert illegal(after, Move(B, {"type": "slap", "flip": 8}, known(after.deadline))) == "STALE_SLAP"
     assert after.penalties == (0, 0, 0)
 
 
@@ -524,7 +525,7 @@ def test_a_player_outside_the_pair_may_win_it():
     state = slap(state, B, S + 250)
     state = slap(state, A, S + 300)
     state = close(state)
-    assert state.last.winner == B
+    assert known(state.last).winner == B
     assert sorted(state.piles[B][-3:]) == ["B09", "G04", "Y04"]
     assert [len(p) for p in state.piles] == [9, 12, 9]
 
@@ -532,14 +533,14 @@ def test_a_player_outside_the_pair_may_win_it():
 def test_four_of_a_kind_is_one_trick():
     state = race_table(["Y06", "B06", "G06", "P06"], players=4)
     state = close(honest_slap(state, D, S + 300, rtt=50))
-    assert state.last.winner == D and state.last.pairs == (6,)
+    assert known(state.last).winner == D and known(state.last).pairs == (6,)
     assert [len(p) for p in state.piles] == [9, 9, 9, 13]
 
 
 def test_two_pairs_are_one_trick():
     state = race_table(["Y03", "B03", "G08", "P08"], players=4)
     state = close(honest_slap(state, A, S + 300, rtt=50))
-    assert state.last.kind is FlipKind.TRICK and state.last.pairs == (3, 8)
+    assert known(state.last).kind is FlipKind.TRICK and known(state.last).pairs == (3, 8)
     assert [len(p) for p in state.piles] == [13, 9, 9, 9]
 
 
@@ -548,7 +549,7 @@ def test_an_unclaimed_pair_goes_back_after_the_timeout():
     assert ENGINE.next_deadline(state) == S + 15_000
     assert ENGINE.tick(state, S + 14_999) is state
     closed = ENGINE.tick(state, S + 15_000)
-    assert closed.last.kind is FlipKind.UNCLAIMED and closed.last.winner is None
+    assert known(closed.last).kind is FlipKind.UNCLAIMED and known(closed.last).winner is None
     assert "Y02" in closed.piles[A] and "B02" in closed.piles[B] and "G05" in closed.piles[C]
     assert [len(p) for p in closed.piles] == [10, 10, 10] and closed.starter == A
     assert illegal(closed, Move(B, {"type": "slap", "flip": 1}, S + 15_100)) == "STALE_SLAP"
@@ -558,14 +559,14 @@ def test_a_slap_after_the_pair_timeout_is_stale():
     # Rules scenario 16's "slap at S + 8100", with the timeout it implies (8000).
     state = race_table(["Y02", "B02", "G05"], pair_timeout_ms=8000)
     assert illegal(state, Move(B, {"type": "slap", "flip": 1}, S + 8100)) == "STALE_SLAP"
-    assert ENGINE.tick(state, S + 8100).last.kind is FlipKind.UNCLAIMED
+    assert known(ENGINE.tick(state, S + 8100).last).kind is FlipKind.UNCLAIMED
 
 
 def test_a_pair_waits_forever_when_the_timeout_is_zero():
     state = race_table(["Y02", "B02", "G05"], pair_timeout_ms=0)
     assert ENGINE.next_deadline(state) is None
     assert ENGINE.tick(state, 10**9) is state
-    assert close(slap(state, C, 10**9)).last.winner == C
+    assert known(close(slap(state, C, 10**9)).last).winner == C
 
 
 # -- 17-23. round end and scoring --------------------------------------------------
@@ -581,7 +582,7 @@ def test_normal_end_with_four_players():
     assert record.counts == (16, 14, 10, 0)
     assert record.placement == (6, 4, 2, 0)
     assert record.scores == (5, 4, 0, 0) == state.totals
-    assert ENGINE.next_deadline(state) == state.last.closed_at + 8000
+    assert known(ENGINE.next_deadline(state)) == known(state.last).closed_at + 8000
 
 
 def test_two_players_emptied_by_one_trick_both_score_zero():
@@ -606,10 +607,10 @@ def two_player_round(winners: list[int]) -> SlapState:
     state = replace(state, piles=(tuple(build_deck("Y", NUMBERS)), tuple(build_deck("G", NUMBERS))))
     for n, winner in enumerate(winners, start=1):
         state = play_flip(state, winner)
-        assert state.last.kind is FlipKind.TRICK and state.last.winner == winner
+        assert known(state.last).kind is FlipKind.TRICK and known(state.last).winner == winner
         if n < len(winners):
             assert state.phase is Phase.FLIP_RESULT, f"round ended early after trick {n}"
-            state = ENGINE.tick(state, state.deadline)
+            state = ENGINE.tick(state, known(state.deadline))
     return state
 
 
@@ -633,7 +634,7 @@ def stall_table(*, share_8_and_9: bool) -> SlapState:
     if share_8_and_9:
         b[b.index("Y08")], c[c.index("Y09")] = "Y09", "Y08"
     state = new_game(3, now=S - 1000)
-    return reveal(replace(state, piles=(tuple(a), tuple(b), tuple(c))))
+    return reveal(replace(state, piles=tuple(tuple(map(CardId, pile)) for pile in (a, b, c))))
 
 
 def test_stall_ends_a_three_player_round():
@@ -692,14 +693,14 @@ def test_match_end_with_equal_totals_is_a_shared_win():
     for tops, counts, false_slapper in plan:
         assert state.phase is Phase.AWAIT_NU
         state = arrange(state, [[t] for t in tops], counts)
-        state = ENGINE.tick(state, state.deadline)  # Nu! fallback
-        state = ENGINE.tick(state, state.deadline)  # reveal
+        state = ENGINE.tick(state, known(state.deadline))  # Nu! fallback
+        state = ENGINE.tick(state, known(state.deadline))  # reveal
         if false_slapper is not None:
-            state = slap(state, false_slapper, state.reveal_at + 200)
+            state = slap(state, false_slapper, known(state.reveal_at) + 200)
         state = close(state)
         assert state.phase is Phase.ROUND_OVER and state.history[-1].end is EndKind.TIME
         assert not ENGINE.result(state).finished
-        state = ENGINE.tick(state, state.deadline)
+        state = ENGINE.tick(state, known(state.deadline))
     assert state.phase is Phase.MATCH_OVER
     assert [r.scores for r in state.history] == [(6, 4, 2), (6, 4, 1), (2, 6, 6)]
     outcome = ENGINE.result(state)
@@ -707,8 +708,9 @@ def test_match_end_with_equal_totals_is_a_shared_win():
     assert [r["penalties"] for r in outcome.detail["rounds"]] == [[0, 0, 0], [0, 0, 1], [0, 0, 0]]
     assert outcome.to_json()["winners"] == [0, 1]
     # After MATCH_OVER nothing is legal and nothing is due.
-    for action in ({"type": "nu"}, {"type": "slap", "flip": state.flip}, {"type": "dance"}, "junk"):
-        assert illegal(state, Move(A, action, state.last.closed_at + 10**6)) == "GAME_OVER"
+    junk: tuple[Any, ...] = ({"type": "nu"}, {"type": "slap", "flip": state.flip}, {"type": "dance"}, "junk")
+    for action in junk:
+        assert illegal(state, Move(A, action, known(state.last).closed_at + 10**6)) == "GAME_OVER"
     assert all(v["legal"] == [] and v["winners"] == [A, B] for v in views(state))
     assert ENGINE.next_deadline(state) is None and ENGINE.tick(state, 10**12) is state
 
@@ -721,19 +723,19 @@ def test_a_disconnected_starter_and_player_still_flip():
     for _ in range(3):
         assert state.phase is Phase.AWAIT_NU and state.starter == B  # nobody wins, B stays starter
         b_top, b_size = state.piles[B][0], len(state.piles[B])
-        state = ENGINE.tick(state, state.deadline)  # the Nu! fallback covers B
+        state = ENGINE.tick(state, known(state.deadline))  # the Nu! fallback covers B
         assert state.phase is Phase.NU_CALLED
-        state = ENGINE.tick(state, state.deadline)
+        state = ENGINE.tick(state, known(state.deadline))
         assert state.table[B] == b_top and len(state.piles[B]) == b_size - 1
         if not state.has_pair:
-            state = slap(state, A, state.reveal_at + 100)  # a false slap, to see penalties
+            state = slap(state, A, known(state.reveal_at) + 100)  # a false slap, to see penalties
         # B reconnects: its view shows the current flip like everyone else's.
         b_view, spectator = ENGINE.view(state, B), ENGINE.view(state, None)
         assert b_view["flip"] == state.flip and b_view["seats"] == spectator["seats"]
         assert b_view["legal"] == [{"type": "slap", "flip": state.flip}]
         state = close(state)
         assert state.phase is Phase.FLIP_RESULT
-        state = ENGINE.tick(state, state.deadline)
+        state = ENGINE.tick(state, known(state.deadline))
     assert ENGINE.view(state, B)["seats"][A]["penalties"] == state.penalties[A]
 
 
@@ -744,14 +746,14 @@ def scripted_game(seed: str) -> list:
     trace = [(state, [ENGINE.view(state, s) for s in (None, 0, 1, 2)])]
     while state.phase is not Phase.MATCH_OVER:
         if state.phase is Phase.AWAIT_NU:
-            state = nu(state, state.deadline - state.options.nu_auto_ms + 300)
+            state = nu(state, known(state.deadline) - state.options.nu_auto_ms + 300)
         elif state.phase is Phase.FLIP_OPEN and state.has_pair:
-            state = slap(state, (state.starter + 1) % 3, state.reveal_at + 250, rtt=50, reaction=200)
-            state = slap(state, state.starter, state.reveal_at + 255, rtt=50, reaction=205)
+            state = slap(state, (state.starter + 1) % 3, known(state.reveal_at) + 250, rtt=50, reaction=200)
+            state = slap(state, state.starter, known(state.reveal_at) + 255, rtt=50, reaction=205)
         elif state.phase is Phase.FLIP_OPEN and state.flip % 3 == 0 and not state.has_slapped(0):
-            state = slap(state, 0, state.reveal_at + 100)
+            state = slap(state, 0, known(state.reveal_at) + 100)
         else:
-            state = ENGINE.tick(state, state.deadline)
+            state = ENGINE.tick(state, known(state.deadline))
         trace.append((state, [ENGINE.view(state, s) for s in (None, 0, 1, 2)]))
     return trace
 
@@ -775,13 +777,13 @@ def test_apply_and_tick_return_new_states_and_leave_the_old_one_alone():
     before = copy.deepcopy(state)
     after = slap(state, A, 10_400)
     assert after is not state and state == before and after != state
-    closed = ENGINE.tick(after, after.deadline)
+    closed = ENGINE.tick(after, known(after.deadline))
     assert closed is not after and after.phase is Phase.RACE
 
 
 def test_bad_actions_are_rejected_with_codes():
     state = race_table(["Y05", "B01", "G05"])
-    cases = [
+    cases: list[tuple[Any, str]] = [
         ({"type": "fold"}, "UNKNOWN_ACTION"),
         ({}, "BAD_ACTION"),
         ("slap", "BAD_ACTION"),

@@ -11,6 +11,7 @@ import json
 import random
 import re
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -36,7 +37,13 @@ SHORT = {
     "nopair_pause_ms": 1,
     "round_end_pause_ms": 5,
 }
-JUNK = [{"type": "dance"}, {"type": "slap"}, {"type": "slap", "flip": "x"}, {}, {"type": "nu", "x": 1}]
+JUNK: list[Any] = [
+    {"type": "dance"},
+    {"type": "slap"},
+    {"type": "slap", "flip": "x"},
+    {},
+    {"type": "nu", "x": 1},
+]
 
 
 def check(state: SlapState, seed: str, deck: Counter, now: int) -> None:
@@ -57,7 +64,7 @@ def check(state: SlapState, seed: str, deck: Counter, now: int) -> None:
         assert not any(s in text for s in secrets)
 
 
-def choose_input(rnd: random.Random, state: SlapState) -> tuple[int, object]:
+def choose_input(rnd: random.Random, state: SlapState) -> tuple[int, Any]:
     seat = rnd.randrange(state.players)
     legal = ENGINE.view(state, seat)["legal"]
     if not legal or rnd.random() < 0.1:

@@ -127,7 +127,8 @@ def test_leekha_ends_a_decided_match_early_through_end_early() -> None:
             state = step(LEEKHA, state, inp)
             if LEEKHA.view(state, None)["decided"] is not None and not LEEKHA.is_over(state):
                 ended = step(LEEKHA, state, EndEarly(inp.at))
-                assert ended.phase is LeekhaPhase.MATCH_END and ended.verdict.early
+                assert ended.phase is LeekhaPhase.MATCH_END
+                assert ended.verdict is not None and ended.verdict.early
                 assert LEEKHA.result(ended).finished
                 return
     pytest.fail("no random Leekha match was ever decided early")

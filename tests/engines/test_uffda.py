@@ -21,6 +21,7 @@ from app.engines.uffda.deal import HAND_SIZE, first_dealer
 from app.engines.uffda.dominoes import DECK, is_double, points
 from app.engines.uffda.invariants import problems
 from app.engines.uffda.rounds import begin_round
+from tests.engines.helpers import ids, known
 from tests.engines.test_uffda_helpers import (
     T0,
     A,
@@ -84,18 +85,18 @@ def test_deal_sizes_by_player_count(players, each, piles):
 
 
 def test_first_dealer_is_the_lowest_face_up_card():
-    assert first_dealer(["3-4", "0-2", "1-2"], 3, Rng(1)) == (B, (("3-4", "0-2", "1-2"),))
+    assert first_dealer(ids("3-4", "0-2", "1-2"), 3, Rng(1)) == (B, (("3-4", "0-2", "1-2"),))
 
 
 def test_first_dealer_ties_redraw_only_the_tied_players():
-    dealer, rows = first_dealer(["3-4", "0-2", "1-1", "0-5", "0-1", "9-9"], 3, Rng(1))
+    dealer, rows = first_dealer(ids("3-4", "0-2", "1-1", "0-5", "0-1", "9-9"), 3, Rng(1))
     assert rows == (("3-4", "0-2", "1-1"), (None, "0-5", "0-1"))
     assert dealer == C
 
 
 def test_first_dealer_tie_running_out_of_cards_is_a_seeded_pick():
     # Settled decision B: the RNG picks among the players still tied.
-    picks = {first_dealer(["0-1", "0-1", "1-0"], 3, Rng(seed))[0] for seed in range(40)}
+    picks = {first_dealer(ids("0-1", "0-1", "1-0"), 3, Rng(seed))[0] for seed in range(40)}
     assert picks == {A, B, C}
 
 
@@ -105,7 +106,7 @@ def test_the_first_dealer_deals_and_moves_first():
         rows = state.first_draw
         last = rows[-1]
         low = min(points(c) for c in last if c is not None)
-        assert points(last[state.dealer]) == low and state.turn.seat == state.dealer
+        assert points(known(last[state.dealer])) == low and state.turn.seat == state.dealer
         assert len(rows[0]) == 4 and all(c is not None for c in rows[0])
         assert ENGINE.view(state, None)["first_draw"] == [list(r) for r in rows]
 
@@ -243,7 +244,7 @@ def test_lay_a_double_obliges_a_follow_up_on_it():
     legal = ENGINE.view(state, A)["legal"]
     assert {"type": "play", "card": "4-7", **side_of(state, 0)} in legal and {"type": "next"} not in legal
     state = play(state, A, "4-7", side_of(state, 0), T0 + 200)
-    assert state.turn.step is Step.DONE and state.double.open_sides() == (1,)
+    assert state.turn.step is Step.DONE and known(state.double).open_sides() == (1,)
     state = nxt(state, A, T0 + 300)
     # B must fill the other side or draw: normal play is paused for everyone.
     assert illegal(state, B, {"type": "play", "card": "3-5", **end_at(state, B, 3)}, T0 + 350) == (
@@ -284,7 +285,7 @@ def test_a_completed_double_splits_the_branch_into_two_ends():
     c_open = replace(state, turn=replace(state.turn, seat=C, step=Step.OPEN))
     assert play(c_open, C, "7-9", end_at(c_open, A, 7), T0 + 500).branches[A].ends[0].value == 9
     a_turn = replace(protected, turn=replace(state.turn, seat=A, step=Step.OPEN))
-    a_turn = replace(a_turn, hands=(("2-5",), *state.hands[1:]))
+    a_turn = replace(a_turn, hands=(ids("2-5"), *state.hands[1:]))
     assert {"type": "play", "card": "2-5", **end_at(a_turn, A, 2)} in ENGINE.view(a_turn, A)["legal"]
 
 
@@ -386,7 +387,7 @@ def test_empty_piles_force_a_play_and_a_pass_puts_the_coin_on():
     state = table(hands, board={A: ["0-1"]}, coins={A: False}, piles=((), ()))
     assert illegal(state, A, {"type": "next"}) == "MUST_PLAY_OR_DRAW"
     assert {"type": "next"} not in ENGINE.view(state, A)["legal"]
-    stuck = replace(state, hands=(("7-8", "8-9"), *state.hands[1:]))
+    stuck = replace(state, hands=(ids("7-8", "8-9"), *state.hands[1:]))
     assert turn_actions(stuck, A) == [{"type": "next"}]
     passed = nxt(stuck, A, T0 + 100)
     assert passed.branches[A].coin and passed.offences == () and passed.turn.seat == B
@@ -581,7 +582,7 @@ def test_round_end_cancels_open_mistakes_and_races():
     state = nxt(state, A, T0 + 200)
     state = call(state, C, Kind.UFFDA, A, T0 + 300)  # a race is running
     assert state.offences[0].race_deadline == T0 + 460
-    state = replace(state, hands=(state.hands[A], ("0-5",), *state.hands[2:]))
+    state = replace(state, hands=(state.hands[A], ids("0-5"), *state.hands[2:]))
     state = play(state, B, "0-5", end_at(state, B, 0), T0 + 350)  # B goes out
     assert state.phase is Phase.ROUND_OVER and state.offences == ()
     assert ENGINE.next_deadline(state) == state.resume_at

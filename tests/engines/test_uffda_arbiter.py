@@ -12,13 +12,14 @@ frame was written, so the arbiter puts it at ``created_at + r``. Defaults: 160 m
 from __future__ import annotations
 
 import json
+from typing import cast
 
 from app.engines.base import IllegalAction, Link, Move, Timing
 from app.engines.race import ABOVE_WINDOW, INHUMAN, NO_REACTION
 from app.engines.uffda import ENGINE, Kind, Offence, Phase, UffdaState
 from app.engines.uffda.invariants import problems
 from app.engines.uffda.penalties import stimulus_key
-from tests.engines.helpers import assert_json_ready
+from tests.engines.helpers import assert_json_ready, due
 from tests.engines.test_uffda_helpers import (
     SET_UP,
     T0,
@@ -108,7 +109,8 @@ def rejected(state: UffdaState, seat: int, action: dict, arrival: int, links: Li
 def caught(state: UffdaState) -> tuple[int, int, list[int]]:
     event = next(e for e in state.last if e.kind == "caught")
     info = dict(event.info)
-    return event.seat, info["target"], list(info["tied"])
+    assert event.seat is not None
+    return event.seat, cast(int, info["target"]), list(cast(tuple[int, ...], info["tied"]))
 
 
 def forgotten_coin(**options) -> UffdaState:
@@ -140,7 +142,7 @@ def test_each_live_mistake_is_a_stimulus_until_no_call_on_it_can_come():
     assert key.startswith("coin:") and ENGINE.stimuli(state) == (key,)
     state = timed(draw(state, B, T0 + 300), B, {"type": "next"}, T0 + 400)
     assert ENGINE.stimuli(state) == (key,)  # window closed, calls may still be in flight
-    state = ENGINE.tick(state, ENGINE.next_deadline(state))
+    state = ENGINE.tick(state, due(ENGINE, state))
     assert state.offences == () and ENGINE.stimuli(state) == ()
     assert ENGINE.stimuli(missed_uffda())[0].startswith("uffda:")
     assert ENGINE.stimuli(table(UFFDA_HANDS)) == ()
@@ -187,6 +189,7 @@ def test_a_replayed_log_with_its_timing_rebuilds_every_ruling():
     for seat, rtt, reaction in ((B, 20, 250), (D, 140, 256)):
         action = {"type": "call", "kind": "COIN", "target": A, "reaction_ms": reaction}
         move = Move(seat, action, COIN_SEEN + rtt + reaction, rtt, timing(state))
+        assert move.timing is not None
         stored = json.loads(json.dumps(move.timing.to_json()))  # as its own database column stores it
         log.append((seat, action, move.at, rtt, stored))
         state = ENGINE.apply(state, move)

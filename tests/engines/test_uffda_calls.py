@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -51,7 +52,7 @@ def every_call(seat: int, players: int) -> list[JSON]:
     ]
 
 
-def released_to_one(uffda: bool, **options: object) -> UffdaState:
+def released_to_one(uffda: bool, **options: Any) -> UffdaState:
     """A plays down to one card at T0 + 100, saying UFF-DA! with it or not."""
     state = table(UFFDA_HANDS, **options)
     return play(state, A, "0-5", end_at(state, B, 0), T0 + 100, uffda=uffda)

@@ -10,7 +10,9 @@ import pytest
 from pydantic import ValidationError
 
 from app.engines.base import IllegalAction, SeatSetup
+from app.engines.cards import CardId
 from app.engines.uffda import ENGINE, Kind, Phase, Step, UffdaEngine, UffdaOptions, UffdaState
+from tests.engines.helpers import due
 from tests.engines.test_uffda_helpers import (
     T0,
     A,
@@ -80,7 +82,7 @@ def test_timeout_waits_for_a_late_declaration_before_going_out():
     hands = [["1-6", "8-9"], ["9-9", "7-9"], ["7-7", "5-6"], ["8-8", "0-3"]]
     state = table(hands, board={A: ["0-1"]}, piles=((), ()))
     state = play(state, A, "1-6", end_at(state, A, 1), T0 + 100)  # down to 8/9, no UFF-DA!
-    state = replace(state, hands=(("6-8",), *state.hands[1:]))  # A now holds a card that goes out
+    state = replace(state, hands=((CardId("6-8"),), *state.hands[1:]))  # A now holds a card that goes out
     state = timed(state, T0 + 500)
     state = replace(state, turn=replace(state.turn, step=Step.OPEN, played_any=False, played_own=False))
     state = ENGINE.tick(state, T0 + 500)
@@ -102,7 +104,7 @@ def test_a_full_game_plays_itself_on_timeouts():
     state = new_game(3, seed="idle", rounds=2, turn_seconds=5, round_end_pause_ms=1000)
     ticks = 0
     while state.phase is not Phase.GAME_OVER:
-        state = ENGINE.tick(state, ENGINE.next_deadline(state))
+        state = ENGINE.tick(state, due(ENGINE, state))
         ticks += 1
         assert ticks < 2000
     assert len(state.history) == 2 and ENGINE.result(state).finished

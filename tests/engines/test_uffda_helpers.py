@@ -12,6 +12,7 @@ from dataclasses import replace
 import pytest
 
 from app.engines.base import IllegalAction, Move, SeatSetup
+from app.engines.cards import CardId
 from app.engines.uffda import ENGINE, Kind, Step, Turn, UffdaOptions, UffdaState
 from app.engines.uffda.board import new_branches, place, set_coin
 from app.engines.uffda.dominoes import DECK, double, has
@@ -91,7 +92,7 @@ def lay(state: UffdaState, branch: int, *cards: str) -> UffdaState:
         else:
             end = next(e for e in reversed(branches[branch].ends) if has(card, e.value))
             target = (branch, end.on, end.side)
-        branches, active = place(branches, active, target, card, A if owner is None else owner)
+        branches, active = place(branches, active, target, CardId(card), A if owner is None else owner)
     return replace(state, branches=branches, double=active)
 
 

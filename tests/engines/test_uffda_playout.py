@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -61,7 +62,7 @@ VIEW_KEYS = {
     "recent",
     "previous",
 }
-JUNK = [
+JUNK: list[Any] = [
     {"type": "dance"},
     {},
     "next",
@@ -197,7 +198,7 @@ def choose(rnd: random.Random, state: UffdaState, blind: float = 0.0) -> tuple[i
     return seat, flavour(rnd, state, seat, action), False
 
 
-def illegal_try(rnd: random.Random, state: UffdaState) -> tuple[int, object]:
+def illegal_try(rnd: random.Random, state: UffdaState) -> tuple[int, Any]:
     """Junk, or a real action sent by the wrong seat."""
     seat = rnd.randrange(state.players)
     active = ENGINE.view(state, state.turn.seat)["legal"]
@@ -267,7 +268,8 @@ class Room:
             sent = {
                 k: t for k in keys if (t := self.seen.get(k, [None] * len(self.links))[other]) is not None
             }
-            links.append(Link(*(link or (None, None)), sent))
+            rtt, jitter = link or (None, None)
+            links.append(Link(rtt, jitter, sent))
         return Move(seat, action, at, rtt, Timing(tuple(links)))  # type: ignore[arg-type]
 
 
@@ -405,10 +407,14 @@ def test_playouts_reach_the_interesting_corners() -> None:
             seen.update(e.kind for e in state.last)
             if state.double is not None:
                 seen["double"] += 1
-            if state.turn.step is Step.FOLLOW_UP and not state.hands[state.turn.seat]:
+            turn_seat = state.turn.seat
+            if state.turn.step is Step.FOLLOW_UP and turn_seat is not None and not state.hands[turn_seat]:
                 seen["last_card_double"] += 1
             if any(
-                e.kind == "caught" and dict(e.info)["uffda"] is False and len(state.hands[e.seat]) == 1
+                e.kind == "caught"
+                and dict(e.info)["uffda"] is False
+                and e.seat is not None
+                and len(state.hands[e.seat]) == 1
                 for e in state.last
             ):
                 seen["double_uffda_chance"] += 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from app.engines.cards import CardId
 from app.engines.uffda import ENGINE, Kind, Phase
 from tests.engines.test_uffda_helpers import (
     T0,
@@ -210,7 +211,7 @@ def test_uffda_call_just_before_the_next_players_next_is_judged_after_it():
 
 def test_a_mistake_stays_catchable_after_the_hand_changed():
     state = nxt(missed_uffda(), A, T0 + 200)
-    state = replace(state, hands=(("8-9", "9-9"), *state.hands[1:]))  # A got a card meanwhile
+    state = replace(state, hands=((CardId("8-9"), CardId("9-9")), *state.hands[1:]))  # A got a card meanwhile
     assert caught(settle(call(state, D, Kind.UFFDA, A, T0 + 300)))[0] == D
 
 
@@ -326,7 +327,8 @@ def test_the_catcher_chooses_the_penalty_card_or_gives_the_highest():
 def test_a_named_penalty_card_no_longer_held_falls_back_to_the_highest():
     state = b_to_move_after_a_miss()
     state = call(state, B, Kind.UFFDA, A, T0 + 200, give="0-2")
-    state = replace(state, hands=(state.hands[A], ("0-2", "1-4", "2-3"), *state.hands[2:]))
+    b_hand = (CardId("0-2"), CardId("1-4"), CardId("2-3"))
+    state = replace(state, hands=(state.hands[A], b_hand, *state.hands[2:]))
     state = play(state, B, "0-2", end_at(state, B, 0), T0 + 260)
     state = settle(state)
     assert caught(state)[0] == B and "1-4" in state.hands[A] and state.hands[B] == ("2-3",)
@@ -391,7 +393,7 @@ def test_call_rejections():
 
 def test_a_catcher_left_with_one_card_must_declare_before_going_out():
     state = settle(call(missed_uffda(), B, Kind.UFFDA, A, T0 + 150))  # B: 1 card, T2 missed
-    state = replace(state, hands=(state.hands[A], ("3-5",), *state.hands[2:]))
+    state = replace(state, hands=(state.hands[A], (CardId("3-5"),), *state.hands[2:]))
     state = nxt(state, A, T0 + 400)  # B's turn: B's offence is still open
     out = {"type": "play", "card": "3-5", **end_at(state, B, 5)}
     assert illegal(state, B, out, T0 + 450) == "UFFDA_PENDING"

@@ -17,7 +17,7 @@ PG_ADMIN_DSN = os.environ.get("BORDET_TEST_PG", "postgresql://postgres@127.0.0.1
 
 
 async def _pg_exec(sql: str) -> None:
-    import asyncpg
+    import asyncpg  # type: ignore[import-untyped]
 
     conn = await asyncpg.connect(PG_ADMIN_DSN, timeout=5)
     try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pytest
@@ -33,7 +34,7 @@ async def new_room(
         game=game, options=SHORT[game], public=True, host_id=people[0].id, host_name=people[0].name
     )
     for p in people[1:]:
-        await room.call(lambda p=p: room.desk.join_seat(p.id, p.name, None, {}))
+        await room.call(partial(room.desk.join_seat, p.id, p.name, None, {}))
     return room, [p.id for p in people]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 import pytest
@@ -67,7 +68,7 @@ async def slap_table(manager: RoomManager, **options: Any) -> tuple[Room, list[s
     await room.call(lambda: room.desk.join_seat(people[1].id, "Bo", None, {}))
     peers = [FakePeer(p.id) for p in people]
     for peer, p in zip(peers, people, strict=True):
-        await room.call(lambda peer=peer, p=p: room.connect(peer, p.name))
+        await room.call(partial(room.connect, peer, p.name))
     await room.call(lambda: room.desk.start_game(people[0].id))
     await settle(room)
     return room, [p.id for p in people], peers
@@ -232,7 +233,7 @@ async def four_in_a_leekha_room(manager: RoomManager) -> tuple[Room, list[str]]:
         game="leekha", options={"mode": "teams"}, public=True, host_id=people[0].id, host_name="Ana"
     )
     for p in people[1:3]:
-        await room.call(lambda p=p: room.desk.join_seat(p.id, p.name, None, {}))
+        await room.call(partial(room.desk.join_seat, p.id, p.name, None, {}))
     await room.call(lambda: room.desk.watch(people[3].id, "Di"))
     return room, [p.id for p in people]
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from app.engines.leekha.state import Phase
@@ -22,7 +24,7 @@ async def leekha_room(manager: RoomManager, mode: str = "teams") -> tuple[Room, 
         game="leekha", options={"mode": mode}, public=True, host_id=people[0].id, host_name="Ana"
     )
     for p in people[1:]:
-        await room.call(lambda p=p: room.desk.join_seat(p.id, p.name, None, {}))
+        await room.call(partial(room.desk.join_seat, p.id, p.name, None, {}))
     return room, [p.id for p in people]
 
 

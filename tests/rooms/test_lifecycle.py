@@ -5,6 +5,7 @@ number of spectators and a process a bounded number of rooms."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from functools import partial
 from typing import Any
 
 import pytest
@@ -178,7 +179,7 @@ async def test_a_process_holds_a_bounded_number_of_rooms_and_makes_space_by_putt
     for _ in range(3):
         room, (host,) = await new_room(rooms, "slap")
         peer = FakePeer(host)
-        await room.call(lambda room=room, peer=peer: room.connect(peer, "Ana"))
+        await room.call(partial(room.connect, peer, "Ana"))
         busy.append((room, peer))
     with pytest.raises(RoomError) as refused:
         await new_room(rooms, "slap")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from app.rooms.diff import apply_patch
 from app.rooms.manager import RoomManager
 from app.rooms.room import Room
@@ -22,7 +24,7 @@ async def lobby_with_peers(manager: RoomManager, slow_capacity: int) -> tuple[Ro
 
 async def flip_public(room: Room, host_id: str, times: int) -> None:
     for i in range(times):
-        await room.call(lambda i=i: room.desk.configure(host_id, None, i % 2 == 1))  # public starts True
+        await room.call(partial(room.desk.configure, host_id, None, i % 2 == 1))  # public starts True
     await settle(room)
 
 

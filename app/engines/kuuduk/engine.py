@@ -23,9 +23,11 @@ from app.engines.kuuduk import turn as rules
 from app.engines.kuuduk.actions import Action, Discard, Draw, Lay, Pass, Swipe, Switch, TakeDiscard, parse
 from app.engines.kuuduk.layout import Layout
 from app.engines.kuuduk.options import KuudukOptions
+from app.engines.kuuduk.protocol import PROTOCOL
 from app.engines.kuuduk.rounds import deal, next_round
 from app.engines.kuuduk.state import Direction, KuudukState, Phase, Step
 from app.engines.kuuduk.view import result_detail, view
+from app.engines.protocol import GameProtocol
 from app.engines.rng import Rng
 from app.engines.seats import require_player_count
 from app.engines.timing import catch_up
@@ -52,6 +54,7 @@ class KuudukEngine(Engine[KuudukState, KuudukOptions]):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 8
     options_model: ClassVar[type[EngineOptions]] = KuudukOptions
+    protocol: ClassVar[GameProtocol] = PROTOCOL
 
     # -- the contract ---------------------------------------------------------------
 

@@ -35,6 +35,7 @@ from app.engines.leekha.deck import (
     sort_hand,
 )
 from app.engines.leekha.options import LeekhaOptions
+from app.engines.leekha.protocol import PROTOCOL
 from app.engines.leekha.rules import auto_card, auto_pass, pass_error, play_error, trick_winner
 from app.engines.leekha.scoring import Decided, decided, verdict
 from app.engines.leekha.state import (
@@ -49,6 +50,7 @@ from app.engines.leekha.state import (
     Verdict,
 )
 from app.engines.leekha.view import result_detail, view, winners
+from app.engines.protocol import GameProtocol
 from app.engines.rng import Rng
 from app.engines.seats import require_player_count
 from app.engines.timing import catch_up
@@ -77,6 +79,7 @@ class LeekhaEngine(Engine[LeekhaState, LeekhaOptions]):
     min_players: ClassVar[int] = SEATS
     max_players: ClassVar[int] = SEATS
     options_model: ClassVar[type[EngineOptions]] = LeekhaOptions
+    protocol: ClassVar[GameProtocol] = PROTOCOL
 
     # -- the contract -------------------------------------------------------
 

@@ -21,6 +21,7 @@ from typing import ClassVar
 
 from app.engines.base import JSON, Engine, EngineOptions, IllegalAction, Move, Outcome, SeatSetup
 from app.engines.cards import CardId, deal_hands
+from app.engines.protocol import GameProtocol
 from app.engines.ranking import seats_with_highest
 from app.engines.rng import Rng
 from app.engines.rummy import actions as act
@@ -29,6 +30,7 @@ from app.engines.rummy.draft import declare, move_card
 from app.engines.rummy.melds import Table
 from app.engines.rummy.options import RummyOptions
 from app.engines.rummy.problems import TableRejected
+from app.engines.rummy.protocol import PROTOCOL
 from app.engines.rummy.scoring import score_blocked, score_out
 from app.engines.rummy.state import Phase, RoundEnd, RoundRecord, RummyState, TurnEnd, TurnRecord
 from app.engines.rummy.table import (
@@ -60,6 +62,7 @@ class RummyEngine(Engine[RummyState, RummyOptions]):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     options_model: ClassVar[type[EngineOptions]] = RummyOptions
+    protocol: ClassVar[GameProtocol] = PROTOCOL
 
     # -- the contract -------------------------------------------------------
 

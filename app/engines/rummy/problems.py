@@ -62,6 +62,15 @@ _ON_THE_TABLE = {
 }
 
 
+
+def meanings() -> dict[str, str]:
+    """Every problem code with what it means, for the protocol document."""
+    found = {code: f"A set {text}." for code, text in _IN_A_SET.items()}
+    found.update({code: f"{text}." for code, text in _ON_THE_TABLE.items()})
+    found[OPENING_BELOW_MIN] = "Your first play must reach `opening_min` points, from new sets of your cards."
+    return found
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
     """One failed check: ``set`` is the set's index (None for the whole table);

@@ -23,10 +23,12 @@ from app.engines import race
 from app.engines.base import JSON, Engine, EngineOptions, IllegalAction, Move, Outcome, SeatPrefs, SeatSetup
 from app.engines.cards import CardId, build_deck, number_of
 from app.engines.inputs import action_kind, bad_action, is_whole_number, unknown_action
+from app.engines.protocol import GameProtocol
 from app.engines.race import Claim, Fairness, Pending
 from app.engines.rng import Rng
 from app.engines.seats import require_player_count
 from app.engines.slap.options import SlapOptions, SlapPrefs
+from app.engines.slap.protocol import PROTOCOL
 from app.engines.slap.scoring import end_kind, score_round
 from app.engines.slap.state import ClosedFlip, FlipKind, Phase, SlapState
 from app.engines.slap.view import result_detail, ruling_json, view, winners
@@ -165,6 +167,7 @@ class SlapEngine(Engine[SlapState, SlapOptions]):
     max_players: ClassVar[int] = 4
     options_model: ClassVar[type[EngineOptions]] = SlapOptions
     prefs_model: ClassVar[type[SeatPrefs]] = SlapPrefs
+    protocol: ClassVar[GameProtocol] = PROTOCOL
 
     # -- the contract -------------------------------------------------------
 

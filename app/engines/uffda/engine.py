@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from app.engines.base import JSON, Engine, EngineOptions, IllegalAction, Move, Outcome, SeatSetup
+from app.engines.protocol import GameProtocol
 from app.engines.ranking import seats_with_lowest
 from app.engines.rng import Rng
 from app.engines.seats import require_player_count
@@ -28,6 +29,7 @@ from app.engines.uffda.deal import first_dealer
 from app.engines.uffda.dominoes import DECK
 from app.engines.uffda.log import new_step
 from app.engines.uffda.options import UffdaOptions
+from app.engines.uffda.protocol import PROTOCOL
 from app.engines.uffda.rounds import begin_round
 from app.engines.uffda.state import Phase, Step, Turn, UffdaState
 from app.engines.uffda.timers import due_at, run_until
@@ -45,6 +47,7 @@ class UffdaEngine(Engine[UffdaState, UffdaOptions]):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 8
     options_model: ClassVar[type[EngineOptions]] = UffdaOptions
+    protocol: ClassVar[GameProtocol] = PROTOCOL
 
     def start(self, seats: Sequence[SeatSetup], options: UffdaOptions, seed: str, now: int) -> UffdaState:
         n = len(seats)

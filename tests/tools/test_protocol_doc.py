@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import random
+import re
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,8 +21,8 @@ import pytest
 from pydantic import BaseModel
 from websockets.exceptions import ConnectionClosed
 
-from app.engines.slap import Phase
-from app.realtime import protocol_doc
+import tools.protocol_doc as protocol_doc
+from app.engines import ENGINES
 from app.realtime.messages import (
     CLIENT_MESSAGES,
     CLOSE_CODES,
@@ -33,28 +34,18 @@ from app.realtime.messages import (
     Snapshot,
     client_message,
 )
-from app.realtime.protocol_doc import (
-    DOC_PATH,
-    FIELD_NOTES,
-    ROOM_VIEW_KEYS,
-    ROOT,
-    SLAP_PHASES,
-    SLAP_RULE_CODES,
-    SLAP_SEAT_KEYS,
-    SLAP_VIEW_KEYS,
-    build_examples,
-    illegal_action_sites,
-    message_heading,
-    message_type,
-    render,
-    wire,
-)
 from tests.integration.client import TIMEOUT, Api, Client
 
 # The real-server fixtures (imported here: they are used by name).
 from tests.integration.conftest import api, server, sqlite_url  # noqa: F401
 from tests.integration.server import ServerProcess
 from tests.integration.slap_driver import step
+from tools.protocol_doc import render
+from tools.protocol_doc.examples import build_examples
+from tools.protocol_doc.games import COMMON_RULE_CODES
+from tools.protocol_doc.markdown import FIELD_NOTES, field_rows, message_heading, message_type, wire
+from tools.protocol_doc.paths import DOC_PATH, ROOT
+from tools.protocol_doc.transport import ROOM_VIEW_KEYS
 
 SERVER_MODELS: dict[str, type[BaseModel]] = {message_type(m): m for m in SERVER_MESSAGES}
 
@@ -81,7 +72,7 @@ def section(doc: str, heading: str) -> str:
 
 def test_doc_on_disk_is_current(doc: str) -> None:
     on_disk = DOC_PATH.read_text(encoding="utf-8") if DOC_PATH.exists() else ""
-    assert on_disk == doc, "docs/protocol.md is stale: run python -m app.realtime.protocol_doc"
+    assert on_disk == doc, "docs/protocol.md is stale: run python -m tools.protocol_doc"
 
 
 def test_render_is_deterministic(doc: str) -> None:
@@ -95,7 +86,7 @@ def test_check_mode_reports_a_stale_file(tmp_path: Path, capsys: pytest.CaptureF
     assert protocol_doc.main(["--check"], path=path) == 0
     path.write_text(path.read_text(encoding="utf-8") + "edited\n", encoding="utf-8")
     assert protocol_doc.main(["--check"], path=path) == 1
-    assert "run python -m app.realtime.protocol_doc" in capsys.readouterr().err
+    assert "run python -m tools.protocol_doc" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("model", [*CLIENT_MESSAGES, *SERVER_MESSAGES], ids=lambda m: m.__name__)
@@ -112,7 +103,7 @@ def test_every_message_is_documented(doc: str, model: type[BaseModel]) -> None:
 
 def test_every_field_has_a_description() -> None:
     for model in (*CLIENT_MESSAGES, *SERVER_MESSAGES):
-        for name, _type, _required, description in protocol_doc.field_rows(model):
+        for name, _type, _required, description in field_rows(model):
             assert description, f"{model.__name__}.{name} has no description"
 
 
@@ -151,53 +142,10 @@ def test_examples_validate() -> None:
 # --- the tables kept by hand --------------------------------------------------------------
 
 
-def test_slap_rule_codes_match_the_engine_source(doc: str) -> None:
-    sites = illegal_action_sites()
-    unreadable = [f"{s.path}:{s.line}" for s in sites if s.code is None]
-    assert not unreadable, f"IllegalAction with a non-literal code (the scan cannot see it): {unreadable}"
-    found = {s.code for s in sites if s.code is not None}
-    assert found, "no IllegalAction found in the Slap source: is the scan broken?"
-    missing = found - set(SLAP_RULE_CODES)
-    assert not missing, f"Slap raises codes that protocol_doc.SLAP_RULE_CODES lacks: {sorted(missing)}"
-    stale = set(SLAP_RULE_CODES) - found
-    assert not stale, f"SLAP_RULE_CODES lists codes Slap no longer raises: {sorted(stale)}"
-    table = section(doc, "## Game rule codes (Slap)")
-    for code in SLAP_RULE_CODES:
-        assert f"| `{code}` |" in table
-
-
-def test_the_scan_sees_helper_and_keyword_forms(tmp_path: Path) -> None:
-    source = tmp_path / "rules.py"
-    source.write_text(
-        "from app.engines import base\n"
-        "def bad(m):\n    return base.IllegalAction('A_CODE', m)\n"
-        "def worse(c):\n    raise IllegalAction(code=c, message='x')\n"
-        "raise IllegalAction(message=f'{1}', code='B_CODE')\n",
-        encoding="utf-8",
-    )
-    sites = illegal_action_sites([source])
-    assert sorted((s.code or "?", s.message) for s in sites) == [
-        ("?", "x"),
-        ("A_CODE", "{m}"),
-        ("B_CODE", "{1}"),
-    ]
-
-
-def test_view_tables_match_the_real_views() -> None:
-    ex = build_examples()
-    assert list(ex.room_view) == list(ROOM_VIEW_KEYS)
-    assert list(ex.game_view) == list(SLAP_VIEW_KEYS)
-    for seat in ex.game_view["seats"]:
-        assert list(seat) == list(SLAP_SEAT_KEYS)
-    assert list(SLAP_PHASES) == [p.value for p in Phase]
-
-
 def _socket_codes() -> Iterator[tuple[str, int, str | int]]:
     """Error codes and close codes written as literals where the server answers on the socket."""
     paths = sorted([*(ROOT / "app" / "rooms").glob("*.py"), *(ROOT / "app" / "realtime").glob("*.py")])
     for path in paths:
-        if path.name == "protocol_doc.py":
-            continue
         rel = path.relative_to(ROOT).as_posix()
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call):
@@ -222,7 +170,8 @@ def _socket_codes() -> Iterator[tuple[str, int, str | int]]:
 
 
 def test_codes_sent_on_the_socket_are_documented() -> None:
-    documented: set[str | int] = {c.value for c in Code} | set(SLAP_RULE_CODES) | set(CLOSE_CODES)
+    documented: set[str | int] = {c.value for c in Code} | set(COMMON_RULE_CODES) | set(CLOSE_CODES)
+    documented |= {code for engine in ENGINES.values() for code in engine.protocol.rule_codes}
     found = list(_socket_codes())
     assert {v for _, _, v in found} >= {"NO_GAME", "TOO_SLOW", 4008}, "the scan found too little"
     undocumented = {v for _, _, v in found if v not in documented}
@@ -261,7 +210,7 @@ def check_frames(frames: list[str], *, first: str = "welcome", lossless: bool = 
             assert list(msg.view) == ["room", "game"]
             assert list(msg.view["room"]) == list(ROOM_VIEW_KEYS)
             game = msg.view["game"]
-            assert game is None or list(game) == list(SLAP_VIEW_KEYS)
+            assert game is None or list(game) == list(ENGINES["slap"].protocol.view)
         elif isinstance(msg, Patch):
             assert msg.seq == last_seq + 1 or (not lossless and msg.seq > last_seq), (msg.seq, last_seq)
             last_seq = msg.seq
@@ -417,3 +366,16 @@ def test_the_lifecycle_overview_covers_the_essentials(doc: str) -> None:
         "5 s",
     ):
         assert fact in overview, fact
+
+
+def test_every_table_row_has_its_header_s_cells(doc: str) -> None:
+    """A ``|`` left unescaped in a cell (code spans included) would split it and shift the row."""
+    columns = None
+    for line in doc.splitlines():
+        if not line.startswith("|"):
+            columns = None
+            continue
+        cells = len(re.split(r"(?<!\\)\|", line)) - 2
+        if columns is None:
+            columns = cells
+        assert cells == columns, line

@@ -1,0 +1,5 @@
+"""``python -m tools.protocol_doc [--check]``."""
+
+from tools.protocol_doc import main
+
+raise SystemExit(main())
