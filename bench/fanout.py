@@ -42,7 +42,7 @@ import tempfile
 import time
 from abc import ABC, abstractmethod
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -100,6 +100,16 @@ def raise_fd_limit() -> int:
     return hard
 
 
+def run_queue_wait_s(pid: int) -> float:
+    """Seconds the threads of ``pid`` were ready to run but waited for a CPU (``schedstat``'s second
+    field): on a shared machine, how much the other processes held the server (or the clients) back."""
+    total = 0
+    for stat in Path(f"/proc/{pid}/task").glob("*/schedstat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            total += int(stat.read_text().split()[1])
+    return total / 1e9
+
+
 def gray(k: int) -> int:
     return k ^ (k >> 1)
 
@@ -137,6 +147,8 @@ class RateStats:
     skipped: int = 0
     seconds: float = 0.0
     server_cpu_s: float | None = None
+    server_wait_s: float | None = None
+    client_wait_s: float = 0.0
     client_cpu_s: float = 0.0
     machine_busy_s: float | None = None
     server_rss_mb: float | None = None
@@ -236,6 +248,7 @@ class BordetLink(Link):
         self.view: dict[str, Any] | None = None
         self.seq = 0
         self.gaps = 0
+        self.pings = 0
 
     async def on_message(self, text: str | bytes, t: int, stats: RateStats | None) -> None:
         msg: dict[str, Any] = orjson.loads(text)
@@ -261,6 +274,7 @@ class BordetLink(Link):
             if marker:
                 self.table.observe(self.seat, marker, t)
         elif kind == "ping":
+            self.pings += 1
             now = time.monotonic() * 1000
             await self.ws.send(
                 orjson.dumps({"type": "pong", "id": msg["id"], "t": msg["t"], "t2": now, "t3": now}).decode()
@@ -460,9 +474,12 @@ async def run_rate(args: Args, tables: list[Table], stats: RateStats, pid: int, 
     async def meter() -> None:
         await asyncio.sleep(max(0.0, (stats.start - time.perf_counter_ns()) / 1e9))
         cpu0, own0, busy0 = sum(proc_cpu_seconds(pid)), os.times(), cpu_busy_seconds()["all"]
+        wait0, own_wait0 = run_queue_wait_s(pid), run_queue_wait_s(os.getpid())
         w0 = time.perf_counter_ns()
         await asyncio.sleep(max(0.0, (stats.end - time.perf_counter_ns()) / 1e9))
         cpu1, own1, busy1 = sum(proc_cpu_seconds(pid)), os.times(), cpu_busy_seconds()["all"]
+        stats.server_wait_s = run_queue_wait_s(pid) - wait0
+        stats.client_wait_s = run_queue_wait_s(os.getpid()) - own_wait0
         stats.seconds = (time.perf_counter_ns() - w0) / 1e9
         stats.server_cpu_s = cpu1 - cpu0
         stats.client_cpu_s = own1.user + own1.system - own0.user - own0.system
@@ -521,40 +538,43 @@ async def sweep(args: Args, name: str, server: ServerProcess, result: TargetResu
         result.seq_gaps = sum(link.gaps for link in links if isinstance(link, BordetLink))
 
 
-def run_target(args: Args, name: str, tmp: Path) -> TargetResult:
-    result = TargetResult(name=name)
-    url = args.database_url or f"sqlite+aiosqlite:///{tmp}/{name}.db"
-    server = ServerProcess(
-        database_url=url,
-        log_path=tmp / f"{name}.log",
-        env=server_env(args.connections // SEATS),
-        app="app.main:app" if name == "bordet" else "bench.floor_server:app",
-    )
+@contextlib.contextmanager
+def pinned_server(server: ServerProcess, pin: bool, notes: list[str]) -> Iterator[ServerProcess]:
+    """Start ``server`` on the first CPU and move this process (the clients) to the others; undo both
+    at the end, and show the server's last log lines if it died."""
     mine = os.sched_getaffinity(0)
     cpus = sorted(mine)
-    pinned = args.pin and len(cpus) >= 2
+    pinned = pin and len(cpus) >= 2
     try:
         server.start({cpus[0]} if pinned else None)
         if pinned:
             os.sched_setaffinity(0, set(cpus[1:]))
-        result.server_pid = server.pid
-        result.rss_start_mb = proc_rss_mb(server.pid)
-        result.notes.append(
-            f"server pid {server.pid} ({server.app})"
-            + (
-                f", pinned to CPU {cpus[0]}, clients on {','.join(map(str, cpus[1:]))}"
-                if pinned
-                else ", not pinned"
-            )
+        where = (
+            f"pinned to CPU {cpus[0]}, clients on {','.join(map(str, cpus[1:]))}" if pinned else "not pinned"
         )
-        run_loop(sweep(args, name, server, result), "uvloop")
+        notes.append(f"server pid {server.pid} ({server.app}), {where}")
+        yield server
     except BaseException:
         if not server.alive():
-            print(f"{name} server log tail:\n{server.log_tail()}", file=sys.stderr)
+            print(f"server log tail:\n{server.log_tail()}", file=sys.stderr)
         raise
     finally:
         os.sched_setaffinity(0, mine)
         server.stop()
+
+
+def run_target(args: Args, name: str, tmp: Path) -> TargetResult:
+    result = TargetResult(name=name)
+    server = ServerProcess(
+        database_url=args.database_url or f"sqlite+aiosqlite:///{tmp}/{name}.db",
+        log_path=tmp / f"{name}.log",
+        env=server_env(args.connections // SEATS),
+        app="app.main:app" if name == "bordet" else "bench.floor_server:app",
+    )
+    with pinned_server(server, args.pin, result.notes):
+        result.server_pid = server.pid
+        result.rss_start_mb = proc_rss_mb(server.pid)
+        run_loop(sweep(args, name, server, result), "uvloop")
     return result
 
 
@@ -591,6 +611,8 @@ def rate_figures(s: RateStats, connections: int) -> dict[str, Any]:
             None if s.server_rss_mb is None else s.server_rss_mb / (connections / 1000)
         ),
         "client_cpu_pct": client_pct,
+        "server_waiting_for_cpu_pct": None if s.server_wait_s is None else 100 * s.server_wait_s / secs,
+        "client_waiting_for_cpu_pct": 100 * s.client_wait_s / secs,
         "other_processes_cpu_pct": other,
         "rejects": dict(s.rejects),
         "errors": dict(s.errors),
@@ -664,7 +686,7 @@ def render(f: dict[str, Any]) -> str:
     head = (
         f"  {'rate':>6} {'sent/s':>8} {'acc/s':>8} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>7} "
         f"{'lag99':>6} {'frames/s':>9} {'cpu%':>6} {'cpu%/kf':>7} {'cpu%/ka':>7} {'rss MB':>7} {'MB/kc':>6} "
-        f"{'gen%':>5} {'other%':>6} {'rej':>4} {'err':>4} {'unres':>5}"
+        f"{'gen%':>5} {'other%':>6} {'s-wait%':>7} {'g-wait%':>7} {'rej':>4} {'err':>4} {'unres':>5}"
     )
     for name, t in f["targets"].items():
         lines += ["", f"{name}:", *(f"  {n}" for n in t["notes"])]
@@ -686,6 +708,7 @@ def render(f: dict[str, Any]) -> str:
                 f"{_num(r['server_cpu_pct_per_1000_actions_per_s'], '7.2f')} "
                 f"{_num(r['server_rss_mb'], '7.0f')} {_num(r['server_rss_mb_per_1000_connections'], '6.1f')} "
                 f"{r['client_cpu_pct']:>5.0f} {_num(r['other_processes_cpu_pct'], '6.0f')} "
+                f"{_num(r['server_waiting_for_cpu_pct'], '7.0f')} {r['client_waiting_for_cpu_pct']:>7.0f} "
                 f"{sum(r['rejects'].values()):>4} {sum(r['errors'].values()):>4} {r['unresolved']:>5}"
             )
             problems = {**r["rejects"], **r["errors"]}
@@ -711,6 +734,8 @@ def render(f: dict[str, Any]) -> str:
         "  MB/kc: server RSS per 1,000 connections",
         "  gen%: this load generator's CPU (near 100 % means it limited the run);"
         " other%: the rest of the machine",
+        "  s-wait%, g-wait%: time the server's / generator's threads were ready but waited for a CPU"
+        " (busy machine)",
     ]
     return "\n".join(lines)
 
@@ -784,9 +809,9 @@ def main(argv: list[str] | None = None) -> int:
     global _quiet
     raw = sys.argv[1:] if argv is None else argv
     if "--idle" in raw:
-        from bench import fanout_idle
+        from bench.fanout_idle import main as idle_main  # it imports this module
 
-        return fanout_idle.main([a for a in raw if a != "--idle"])
+        return idle_main([a for a in raw if a != "--idle"])
     args = parse_args(raw)
     _quiet = args.quiet
     return exit_code("fanout", lambda: run(args))
