@@ -33,10 +33,10 @@ def effect(table: int, seat: int, k: int) -> str:
 
 @app.websocket("/ws/floor/{table}/{seat}")
 async def floor(ws: WebSocket, table: int, seat: int) -> None:
+    await ws.accept()  # first, so that a refusal reaches the client as a coded close
     if not (0 <= table < MAX_TABLES and 0 <= seat < SEATS):
-        await ws.close(code=4400, reason="BAD_SEAT: table 0..19999, seat 0..3")
+        await ws.close(code=4400, reason=f"BAD_SEAT: tables 0..{MAX_TABLES - 1}, seats 0..{SEATS - 1}")
         return
-    await ws.accept()
     seats = tables.setdefault(table, [None] * SEATS)
     seats[seat] = ws
     try:
