@@ -55,6 +55,7 @@ from app.rooms.diff import apply_patch
 from bench.slap_load import (
     SERVER_ENV,
     Lobby,
+    RoomPlan,
     ServerProcess,
     bounded,
     check_database_url,
@@ -361,10 +362,18 @@ async def bordet_tables(base: str, count: int, concurrency: int, start: bool = T
     """``count`` Rummy rooms of four seated players, every seat connected (and the games started)."""
     lobby = Lobby(base, concurrency)
     ws_base = "ws" + base[len("http") :]
+    created = 0
+
+    async def room(i: int) -> RoomPlan:
+        nonlocal created
+        plan = await lobby.room(i, SEATS, RUMMY_OPTIONS, game="rummy")
+        created += 1
+        if created % max(1, count // 10) == 0:
+            say(f"{created} of {count} rooms created")
+        return plan
+
     try:
-        plans = await gather_limited(
-            [lobby.room(i, SEATS, RUMMY_OPTIONS, game="rummy") for i in range(count)], concurrency
-        )
+        plans = await gather_limited([room(i) for i in range(count)], concurrency)
         tables = [Table(i) for i in range(count)]
 
         async def join(table: Table, seat: int, code: str, token: str) -> None:

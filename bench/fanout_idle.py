@@ -34,6 +34,7 @@ from bench.fanout import (
     bordet_tables,
     pinned_server,
     raise_fd_limit,
+    run_queue_wait_s,
     say,
     server_env,
     wait_for,
@@ -77,6 +78,7 @@ class Result:
     rss_end_mb: float | None = None
     seconds: float = 0.0
     server_cpu_s: float = 0.0
+    server_wait_s: float = 0.0
     client_cpu_s: float = 0.0
     machine_busy_s: float = 0.0
     pings: int = 0
@@ -104,6 +106,7 @@ async def idle(args: Args, server: ServerProcess, result: Result) -> None:
         result.rss_connected_mb = proc_rss_mb(server.pid)
         pings0 = sum(link.pings for link in links)
         cpu0, own0, busy0 = sum(proc_cpu_seconds(server.pid)), os.times(), cpu_busy_seconds()["all"]
+        wait0 = run_queue_wait_s(server.pid)
         w0 = time.monotonic()
         end = w0 + args.seconds
         while time.monotonic() < end:
@@ -112,6 +115,7 @@ async def idle(args: Args, server: ServerProcess, result: Result) -> None:
             await asyncio.sleep(min(1.0, end - time.monotonic()))
         result.seconds = time.monotonic() - w0
         result.server_cpu_s = sum(proc_cpu_seconds(server.pid)) - cpu0
+        result.server_wait_s = run_queue_wait_s(server.pid) - wait0
         own1 = os.times()
         result.client_cpu_s = own1.user + own1.system - own0.user - own0.system
         result.machine_busy_s = cpu_busy_seconds()["all"] - busy0
@@ -163,6 +167,7 @@ def figures(r: Result) -> dict[str, Any]:
         "rss_end_mb": r.rss_end_mb,
         "rss_mb_per_1000_connections": None if r.rss_end_mb is None else r.rss_end_mb / per_k,
         "rss_added_mb_per_1000_connections": added,
+        "server_waiting_for_cpu_pct": 100 * r.server_wait_s / secs,
         "pings_per_s": r.pings / secs,
         "client_cpu_pct": 100 * r.client_cpu_s / secs,
         "other_processes_cpu_pct": max(
@@ -184,7 +189,8 @@ def render(f: dict[str, Any]) -> str:
             f"{f['measured_s']:.1f} s measured",
             *(f"  {n}" for n in f["notes"]),
             f"  server CPU            {f['server_cpu_pct']:6.1f} % of one core, "
-            f"{f['server_cpu_pct_per_1000_connections']:.2f} % per 1,000 connections",
+            f"{f['server_cpu_pct_per_1000_connections']:.2f} % per 1,000 connections; its threads waited "
+            f"for a CPU {f['server_waiting_for_cpu_pct']:.0f} % of the time (busy machine)",
             f"  server RSS            {mb(f['rss_start_mb'])} before connecting, {mb(f['rss_connected_mb'])} "
             f"connected, {mb(f['rss_end_mb'])} at the end",
             f"  RSS per 1,000 conns   {f['rss_mb_per_1000_connections']:.1f} MB in all, "
@@ -210,7 +216,7 @@ def parse_args(argv: list[str] | None) -> Args:
     )
     parser.add_argument("--database-url", help="the server's database (default: a temporary SQLite file)")
     parser.add_argument("--no-pin", dest="pin", action="store_false", help="do not pin server and clients")
-    parser.add_argument("--concurrency", type=bounded(int, 1, 200), default=32, help="parallel setup")
+    parser.add_argument("--concurrency", type=bounded(int, 1, 200), default=8, help="parallel setup")
     parser.add_argument("--json", dest="as_json", action="store_true", help="the figures as JSON")
     ns = parser.parse_args(argv)
     if ns.connections % SEATS:
