@@ -9,7 +9,7 @@ LINT_PATHS := app tests bench tools examples
 UVICORN_FLAGS := --ws-per-message-deflate false --ws-max-size 1048576
 
 .PHONY: run test lint docs image-size bench-engines bench-diff bench-load bench-fairness bench-soak \
-        bench-idle-rooms bench-startup clean
+        bench-idle-rooms bench-startup bench-fanout bench-idle clean
 
 # A .venv left by a Python older than 3.11, or by a `python3 -m venv` that failed half-way (Debian
 # without python3-venv leaves one without pip), would otherwise be reused for ever: make it again.
@@ -82,6 +82,12 @@ bench-idle-rooms: $(VENV)/.installed
 
 bench-startup: $(VENV)/.installed
 	$(BIN)/python -m bench.lifecycle startup $(BENCH_ARGS)
+
+bench-fanout: $(VENV)/.installed
+	$(BIN)/python -m bench.fanout $(BENCH_ARGS)
+
+bench-idle: $(VENV)/.installed
+	$(BIN)/python -m bench.fanout --idle $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

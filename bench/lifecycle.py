@@ -69,13 +69,13 @@ from bench.slap_load import (
     SERVER_ENV,
     Lobby,
     ServerProcess,
-    _bounded,
-    _gather_limited,
     _redact,
-    _run_loop,
+    bounded,
     check_database_url,
     code_version,
+    gather_limited,
     proc_rss_mb,
+    run_loop,
 )
 from bench.soak import exit_code, log_problems, metric_totals
 
@@ -160,7 +160,7 @@ async def create_rooms(lobby: Lobby, hosts: list[str], game: str, count: int, li
         room = await lobby.post("/api/rooms", hosts[i % len(hosts)], {"game": game, "public": True})
         return str(room["code"])
 
-    codes: list[str] = await _gather_limited([one(i) for i in range(count)], limit)
+    codes: list[str] = await gather_limited([one(i) for i in range(count)], limit)
     return codes
 
 
@@ -233,7 +233,7 @@ async def idle_rooms(args: IdleArgs, server: ServerProcess, f: IdleFigures) -> N
     lobby = Lobby(server.base, args.concurrency)
     try:
         say(f"creating {args.players} players and {WARMUP_ROOMS} warm-up rooms")
-        hosts: list[str] = await _gather_limited(
+        hosts: list[str] = await gather_limited(
             [lobby.player(f"idle{i}") for i in range(args.players)], args.concurrency
         )
         codes = set(await create_rooms(lobby, hosts, args.game, WARMUP_ROOMS, args.concurrency))
@@ -296,7 +296,7 @@ def run_idle(args: IdleArgs) -> str:
         say(f"server pid {server.pid} on {server.base}")
         figures = IdleFigures()
         try:
-            _run_loop(idle_rooms(args, server, figures), "uvloop")
+            run_loop(idle_rooms(args, server, figures), "uvloop")
             return render_idle(args, figures, server)
         except BaseException:
             state = "running" if server.alive() else "exited"
@@ -486,7 +486,7 @@ def run_startup(args: StartupArgs) -> str:
     with tempfile.TemporaryDirectory(prefix="bordet-startup-") as tmp:
         say(f"database {_redact(args.database_url)}, {code_version()}")
         figures = StartupFigures()
-        _run_loop(startup(args, figures, Path(tmp)), "asyncio")
+        run_loop(startup(args, figures, Path(tmp)), "asyncio")
         return render_startup(args, figures)
 
 
@@ -497,26 +497,26 @@ def parse_args(argv: list[str] | None) -> IdleArgs | StartupArgs:
     parser = argparse.ArgumentParser(prog="python -m bench.lifecycle", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     idle = sub.add_parser("idle-rooms", help="memory of idle lobby rooms, loaded and put away")
-    idle.add_argument("--rooms", type=_bounded(int, 1, MAX_ROOMS), default=10_000)
-    idle.add_argument("--players", type=_bounded(int, 1, MAX_PLAYERS), default=300, help="hosts")
-    idle.add_argument("--concurrency", type=_bounded(int, 1, 200), default=32, help="requests in flight")
+    idle.add_argument("--rooms", type=bounded(int, 1, MAX_ROOMS), default=10_000)
+    idle.add_argument("--players", type=bounded(int, 1, MAX_PLAYERS), default=300, help="hosts")
+    idle.add_argument("--concurrency", type=bounded(int, 1, 200), default=32, help="requests in flight")
     idle.add_argument("--game", choices=sorted(ALL_ENGINES), default="kuuduk")
     idle.add_argument("--database-url", help="database for the server (default: temp SQLite file)")
-    idle.add_argument("--unload-timeout", type=_bounded(float, 1, MAX_WAIT_S), default=300.0)
+    idle.add_argument("--unload-timeout", type=bounded(float, 1, MAX_WAIT_S), default=300.0)
     idle.add_argument("--real-clock", action="store_true", help="do not hold the room clock while creating")
     idle.add_argument(
         "--cycles",
-        type=_bounded(int, 1, 5),
+        type=bounded(int, 1, 5),
         default=1,
         help="batches of --rooms, each put away before the next",
     )
     start = sub.add_parser("startup", help="start-up time over many finished games")
-    start.add_argument("--games", type=_bounded(int, 0, MAX_GAMES), default=100_000)
-    start.add_argument("--playing", type=_bounded(int, 0, MAX_PLAYING), default=20)
+    start.add_argument("--games", type=bounded(int, 0, MAX_GAMES), default=100_000)
+    start.add_argument("--playing", type=bounded(int, 0, MAX_PLAYING), default=20)
     start.add_argument(
         "--database-url", default=DEFAULT_PG_URL, help="PostgreSQL database or new SQLite file"
     )
-    start.add_argument("--repeat", type=_bounded(int, 1, 10), default=3)
+    start.add_argument("--repeat", type=bounded(int, 1, 10), default=3)
     ns = parser.parse_args(argv)
     if ns.database_url:
         check_database_url(ns.database_url)

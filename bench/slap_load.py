@@ -249,6 +249,8 @@ class ServerProcess:
     proc: subprocess.Popen[bytes] | None = None
     env: dict[str, str] = field(default_factory=lambda: dict(SERVER_ENV))
     """Settings of the server on top of this process's environment (other tools raise other limits)."""
+    app: str = "app.main:app"
+    """The ASGI app uvicorn serves (``bench.fanout`` also starts its floor, ``bench.floor_server:app``)."""
 
     @property
     def base(self) -> str:
@@ -268,7 +270,7 @@ class ServerProcess:
             sys.executable,
             "-m",
             "uvicorn",
-            "app.main:app",
+            self.app,
             "--host",
             "127.0.0.1",
             "--port",
@@ -747,9 +749,9 @@ class Lobby:
         token: str = (await self.post("/api/players", None, {"name": name}))["token"]
         return token
 
-    async def room(self, index: int, players: int, options: dict[str, Any]) -> RoomPlan:
+    async def room(self, index: int, players: int, options: dict[str, Any], game: str = "slap") -> RoomPlan:
         host = await self.player(f"load{index}-0")
-        room = await self.post("/api/rooms", host, {"game": "slap", "options": options, "public": False})
+        room = await self.post("/api/rooms", host, {"game": game, "options": options, "public": False})
         code: str = room["code"]
         tokens = [host]
         for seat in range(1, players):
@@ -798,7 +800,7 @@ class Result:
     notes: list[str] = field(default_factory=list)
 
 
-async def _gather_limited(coros: list[Coroutine[Any, Any, Any]], limit: int) -> list[Any]:
+async def gather_limited(coros: list[Coroutine[Any, Any, Any]], limit: int) -> list[Any]:
     """Run at most ``limit`` at a time; the first failure cancels the rest and is raised as is."""
     gate = asyncio.Semaphore(limit)
 
@@ -827,7 +829,7 @@ async def drive(
     try:
         t_setup = time.monotonic()
         progress(f"creating {args.rooms} rooms and {args.rooms * args.clients} players over HTTP")
-        plans: list[RoomPlan] = await _gather_limited(
+        plans: list[RoomPlan] = await gather_limited(
             [lobby.room(i, args.clients, args.options) for i in range(args.rooms)], args.concurrency
         )
         for plan in plans:
@@ -849,9 +851,9 @@ async def drive(
                 bots.append(bot)
             tables.append(table)
         progress(f"connecting {len(bots)} WebSockets")
-        await _gather_limited([b.open() for b in bots], args.concurrency)
+        await gather_limited([b.open() for b in bots], args.concurrency)
         progress("starting the games")
-        await _gather_limited([lobby.start(p.code, p.tokens[0]) for p in plans], args.concurrency)
+        await gather_limited([lobby.start(p.code, p.tokens[0]) for p in plans], args.concurrency)
         stats.matches_started += len(plans)
         result.notes.append(
             f"setup: {args.rooms} rooms, {len(bots)} connections, all games started in "
@@ -964,7 +966,7 @@ def run(args: Args) -> Result:
             alive = _always
             pid = f", pid {args.server_pid}" if args.server_pid else " (CPU not measured: see --server-pid)"
             result.notes.insert(0, f"server: already running at {base}{pid}")
-        _run_loop(drive(args, base, result.server_pid, alive, result), args.client_loop)
+        run_loop(drive(args, base, result.server_pid, alive, result), args.client_loop)
     except BaseException:
         if server is not None and not server.alive() and server.proc is not None:
             print(f"server log tail:\n{server.log_tail()}", file=sys.stderr)
@@ -991,7 +993,7 @@ def _always() -> bool:
     return True
 
 
-def _run_loop(main: Coroutine[Any, Any, None], loop: str) -> None:
+def run_loop(main: Coroutine[Any, Any, None], loop: str) -> None:
     """Run ``main``; Ctrl-C (the Runner's SIGINT handling) or SIGTERM cancels it, so its cleanup runs."""
     factory: Callable[[], asyncio.AbstractEventLoop] | None = None
     if loop == "uvloop":
@@ -1210,7 +1212,7 @@ def _option(text: str) -> tuple[str, Any]:
     return key.strip(), value
 
 
-def _bounded(kind: type, lo: float, hi: float) -> Callable[[str], Any]:
+def bounded(kind: type, lo: float, hi: float) -> Callable[[str], Any]:
     def parse(text: str) -> Any:
         value = kind(text)
         if not lo <= value <= hi:
@@ -1225,19 +1227,15 @@ def parse_args(argv: list[str] | None) -> Args:
         prog="python -m bench.slap_load",
         description="Load test of Slap tables: scripted WebSocket players, action-to-screen latency.",
     )
-    parser.add_argument("--rooms", type=_bounded(int, 1, MAX_ROOMS), default=100, help="tables (default 100)")
+    parser.add_argument("--rooms", type=bounded(int, 1, MAX_ROOMS), default=100, help="tables (default 100)")
+    parser.add_argument("--clients", type=bounded(int, 2, 4), default=4, help="players per table (default 4)")
     parser.add_argument(
-        "--clients", type=_bounded(int, 2, 4), default=4, help="players per table (default 4)"
+        "--seconds", type=bounded(float, 1, MAX_SECONDS), default=20.0, help="measured window"
     )
-    parser.add_argument(
-        "--seconds", type=_bounded(float, 1, MAX_SECONDS), default=20.0, help="measured window"
-    )
-    parser.add_argument(
-        "--warmup", type=_bounded(float, 0, 120), default=5.0, help="seconds before measuring"
-    )
+    parser.add_argument("--warmup", type=bounded(float, 0, 120), default=5.0, help="seconds before measuring")
     parser.add_argument(
         "--grace",
-        type=_bounded(float, 0, 30),
+        type=bounded(float, 0, 30),
         default=3.0,
         help="seconds allowed after the window for the last measured actions",
     )
@@ -1262,7 +1260,7 @@ def parse_args(argv: list[str] | None) -> Args:
     )
     parser.add_argument(
         "--concurrency",
-        type=_bounded(int, 1, 200),
+        type=bounded(int, 1, 200),
         default=20,
         help="parallel HTTP requests and connects during setup",
     )

@@ -53,14 +53,14 @@ from bench.slap_load import (
     SERVER_ENV,
     Lobby,
     ServerProcess,
-    _bounded,
-    _gather_limited,
     _option,
     _redact,
-    _run_loop,
+    bounded,
     check_database_url,
     code_version,
+    gather_limited,
     proc_rss_mb,
+    run_loop,
 )
 
 MAX_MINUTES = 120.0
@@ -345,7 +345,7 @@ async def soak(args: Args, server: ServerProcess) -> None:
     try:
         games = [args.games[i % len(args.games)] for i in range(args.rooms)]
         say(f"creating {args.rooms} rooms ({', '.join(sorted(set(games)))})")
-        rooms: list[Room] = await _gather_limited(
+        rooms: list[Room] = await gather_limited(
             [make_room(lobby, i, g) for i, g in enumerate(games)], args.concurrency
         )
         seated = [(room.code, token) for room in rooms for token in room.seated][
@@ -353,7 +353,7 @@ async def soak(args: Args, server: ServerProcess) -> None:
         ]
         watchers = args.connections - args.stalled - len(seated)
         say(f"creating {watchers + args.stalled} more players")
-        tokens = await _gather_limited(
+        tokens = await gather_limited(
             [lobby.player(f"soak-w{i}") for i in range(watchers + args.stalled)], args.concurrency
         )
         before_mb = proc_rss_mb(server.pid)
@@ -446,7 +446,7 @@ def run(args: Args) -> None:
         server.start(None)
         say(f"server pid {server.pid} on {server.base}")
         try:
-            _run_loop(soak(args, server), "uvloop")
+            run_loop(soak(args, server), "uvloop")
         except BaseException:
             if not server.alive():
                 print(f"server log tail:\n{server.log_tail()}", file=sys.stderr)
@@ -460,15 +460,15 @@ def parse_args(argv: list[str] | None) -> Args:
         prog="python -m bench.soak",
         description="Soak a real server: long-lived connections, bots playing, memory and lag over time.",
     )
-    parser.add_argument("--minutes", type=_bounded(float, 0.2, MAX_MINUTES), default=10.0)
-    parser.add_argument("--connections", type=_bounded(int, 1, MAX_CONNECTIONS), default=2000)
+    parser.add_argument("--minutes", type=bounded(float, 0.2, MAX_MINUTES), default=10.0)
+    parser.add_argument("--connections", type=bounded(int, 1, MAX_CONNECTIONS), default=2000)
     parser.add_argument(
-        "--stalled", type=_bounded(int, 0, MAX_CONNECTIONS), default=200, help="of them, never read"
+        "--stalled", type=bounded(int, 0, MAX_CONNECTIONS), default=200, help="of them, never read"
     )
-    parser.add_argument("--rooms", type=_bounded(int, 1, MAX_ROOMS), default=50)
-    parser.add_argument("--sample", type=_bounded(float, 1, 600), default=10.0, help="seconds between rows")
+    parser.add_argument("--rooms", type=bounded(int, 1, MAX_ROOMS), default=50)
+    parser.add_argument("--sample", type=bounded(float, 1, 600), default=10.0, help="seconds between rows")
     parser.add_argument(
-        "--churn", type=_bounded(float, 0, 1), default=0.2, help="share of the watchers that wander"
+        "--churn", type=bounded(float, 0, 1), default=0.2, help="share of the watchers that wander"
     )
     parser.add_argument("--games", default=",".join(GAMES), help=f"comma-separated, of {', '.join(GAMES)}")
     parser.add_argument("--database-url", help="database for the server (default: temp SQLite file)")
@@ -480,7 +480,7 @@ def parse_args(argv: list[str] | None) -> Args:
         metavar="KEY=VALUE",
         help="a server setting (environment variable), e.g. a raised connection cap; repeatable",
     )
-    parser.add_argument("--concurrency", type=_bounded(int, 1, 200), default=20, help="parallel setup")
+    parser.add_argument("--concurrency", type=bounded(int, 1, 200), default=20, help="parallel setup")
     parser.add_argument("--seed", type=int, default=1)
     ns = parser.parse_args(argv)
     games = [g.strip() for g in ns.games.split(",") if g.strip()]

@@ -1,0 +1,94 @@
+"""``bench.fanout`` against real servers: a short sweep at a low rate, and its idle mode."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench.fanout import GRAY_CARDS, gray, gray_step
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_tool(*args: str) -> dict[str, Any]:
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.fanout", "--json", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    figures: dict[str, Any] = json.loads(done.stdout)
+    return figures
+
+
+def test_each_step_names_itself_by_the_cards_in_the_draft() -> None:
+    masks = [gray(k) for k in range(2**GRAY_CARDS)]
+    assert len(set(masks)) == len(masks)
+    assert all(gray_step(m) == k for k, m in enumerate(masks))
+    # One step moves one card: consecutive states differ in exactly that card.
+    assert all(bin(masks[k] ^ masks[k - 1]).count("1") == 1 for k in range(1, len(masks)))
+
+
+@pytest.fixture(scope="module")
+def sweep() -> dict[str, Any]:
+    return run_tool(
+        "--connections", "8", "--rates", "20", "--warmup", "0.5", "--seconds", "2", "--grace", "8"
+    )
+
+
+@pytest.mark.parametrize("name", ["bordet", "floor"])
+def test_every_step_reaches_all_four_seats(sweep: dict[str, Any], name: str) -> None:
+    target = sweep["targets"][name]
+    (rate,) = target["rates"]
+    sent = round(rate["sent_per_s"] * rate["measured_s"])
+    assert sent > 0
+    assert rate["latency_ms"]["n"] == sent  # every measured step completed at all four seats
+    assert rate["unresolved"] == 0 and rate["skipped"] == 0
+    assert rate["rejects"] == {} and rate["errors"] == {}
+    assert target["seq_gaps"] == 0 and target["connections_closed_early"] == 0
+
+
+@pytest.mark.parametrize("name", ["bordet", "floor"])
+def test_figures_are_present_and_sane(sweep: dict[str, Any], name: str) -> None:
+    (rate,) = sweep["targets"][name]["rates"]
+    lat = rate["latency_ms"]
+    assert 0 < lat["p50"] <= lat["p95"] <= lat["p99"] <= lat["max"]
+    assert rate["accepted_per_s"] > 0
+    # At most one frame per step and seat (Bordet folds the steps of one room turn into one frame).
+    assert 0 < rate["frames_per_s"] <= 4 * rate["sent_per_s"] * 1.5 + 8
+    assert rate["server_cpu_pct"] > 0 and rate["server_cpu_pct_per_1000_frames_per_s"] > 0
+    assert rate["server_rss_mb"] > 10 and rate["client_cpu_pct"] >= 0
+
+
+def test_the_floor_answers_each_step_with_one_message_per_seat(sweep: dict[str, Any]) -> None:
+    (rate,) = sweep["targets"]["floor"]["rates"]
+    assert rate["frames_per_s"] == pytest.approx(4 * rate["sent_per_s"], rel=0.5)
+    assert 100 <= rate["frame_bytes_avg"] <= 200
+
+
+def test_bordet_acks_the_steps(sweep: dict[str, Any]) -> None:
+    (rate,) = sweep["targets"]["bordet"]["rates"]
+    assert rate["acked_per_s"] == pytest.approx(rate["sent_per_s"], rel=0.5)
+
+
+def test_the_ratio_compares_the_two_servers(sweep: dict[str, Any]) -> None:
+    (ratio,) = sweep["ratio_bordet_to_floor"]
+    assert ratio["target_per_s"] == 20
+    assert ratio["cpu_per_1000_frames_per_s"] > 0 and ratio["p99"] > 0
+
+
+def test_idle_connections_answer_clock_sync() -> None:
+    f = run_tool("--idle", "--connections", "8", "--seconds", "3", "--settle", "1")
+    assert f["connections"] == 8 and f["rooms"] == 2
+    assert f["pings_per_s"] > 0  # every link answers the server's pings, nothing else happens
+    assert f["connections_closed_early"] == 0
+    assert f["rss_end_mb"] >= f["rss_start_mb"] > 10
+    assert f["server_cpu_pct"] >= 0 and f["rss_mb_per_1000_connections"] > 0
