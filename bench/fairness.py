@@ -414,7 +414,9 @@ def _records(players: list[SimPlayer]) -> list[RaceRecord]:
             continue
         first = min(claims, key=lambda c: (c["arrival"], c["seat"]))
         by_seat = {c["seat"]: c for c in claims}
-        flagged = tuple(bool(set(by_seat[i]["flags"]) - {UNVERIFIED}) if i in by_seat else False for i in (0, 1))
+        flagged = tuple(
+            bool(set(by_seat[i]["flags"]) - {UNVERIFIED}) if i in by_seat else False for i in (0, 1)
+        )
         unverified = tuple(i in by_seat and UNVERIFIED in by_seat[i]["flags"] for i in (0, 1))
         slaps = (a.slaps[key], b.slaps[key])
         gains = tuple(
@@ -626,8 +628,9 @@ def render(synth: list[SyntheticRow], tables: list[TableResult]) -> str:
             waits = [r.close_wait for r in rs]
             links = ", ".join(f"{rtt}/{jit}" for rtt, jit in t.links)
             gain = t.gain(1)
+            faster = _pct(t.share(lambda r: r.winner == r.truly_faster))
             lines.append(
-                f"| {t.scenario.title()} | {len(rs)} | {_pct(t.share(lambda r: r.winner == r.truly_faster))} | "
+                f"| {t.scenario.title()} | {len(rs)} | {faster} | "
                 f"{_pct(t.share(lambda r: r.arrival_winner == r.truly_faster))} | "
                 f"{_pct(t.share(lambda r: r.tied))} | {_pct(t.share(lambda r: r.winner == 0))} | "
                 f"{'-' if gain is None else f'{gain[0]:.0f} ({gain[1]:.0f}) ms'} | "
@@ -666,14 +669,15 @@ def as_json(synth: list[SyntheticRow], tables: list[TableResult]) -> dict[str, A
 
 
 async def _run_tables(
-    http_base: str, port: int, scenarios: list[Scenario], races: int, parallel: int
+    http_base: str, port: int, scenarios: list[Scenario], races: int, parallel: int, timeout_s: float
 ) -> list[TableResult]:
     limit = asyncio.Semaphore(parallel)
     counter = itertools.count()
 
     async def one(sc: Scenario) -> TableResult:
         async with limit:
-            result = await run_table(http_base, ("127.0.0.1", port), sc, races, seed=next(counter))
+            target = ("127.0.0.1", port)
+            result = await run_table(http_base, target, sc, races, seed=next(counter), timeout_s=timeout_s)
             print(f"  {sc.title()}: {len(result.races)} races in {result.seconds:.0f} s", file=sys.stderr)
             return result
 
@@ -687,6 +691,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--synthetic", type=int, default=5000, help="synthetic races per scenario (0: none)")
     parser.add_argument("--parallel", type=int, default=3, help="tables played at the same time (1-8)")
+    parser.add_argument("--timeout", type=float, default=120, help="seconds one table may play (10-1200)")
     parser.add_argument("--only", help="only scenarios whose name contains this text")
     parser.add_argument("--no-sockets", action="store_true", help="skip the real-socket part")
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
@@ -699,6 +704,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not 1 <= args.races <= 2000 or not 1 <= args.parallel <= 8 or not 0 <= args.synthetic <= 200_000:
         parser.error("--races 1-2000, --parallel 1-8, --synthetic 0-200000")
+    if not 10 <= args.timeout <= 1200:
+        parser.error("--timeout 10-1200")
     scenarios = [s for s in table_rows(args.figure) if not args.only or args.only in s.title()]
     synth = synthetic(args.synthetic) if args.synthetic else []
     tables: list[TableResult] = []
@@ -713,7 +720,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"server pid {server.pid} on port {server.port}", file=sys.stderr)
             try:
                 tables = asyncio.run(
-                    _run_tables(server.base, server.port, scenarios, args.races, args.parallel)
+                    _run_tables(server.base, server.port, scenarios, args.races, args.parallel, args.timeout)
                 )
             finally:
                 server.stop()

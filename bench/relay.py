@@ -86,10 +86,11 @@ class DelayRelay:
         return cls(target_host, target_port, rtt_ms / 2, rtt_ms / 2, jitter_ms, seed, forward_rtt)
 
     def rtt_headers(self) -> bytes:
-        """The headers a proxy measuring this link would forward: the base round trip, and twice the
-        per-direction jitter as its variation (the most the jitter adds to a round trip)."""
+        """The headers a proxy measuring this link would forward: the base round trip, and the
+        per-direction jitter as its variation (the server allows twice that above the round trip,
+        the most this relay's jitter adds to one)."""
         rtt_us = round((self.up_ms + self.down_ms) * 1000)
-        var_us = round(2 * self.jitter_ms * 1000)
+        var_us = round(self.jitter_ms * 1000)
         return f"{RTT_HEADER}: {rtt_us}\r\n{RTTVAR_HEADER}: {var_us}\r\n".encode()
 
     async def start(self) -> DelayRelay:
@@ -127,7 +128,9 @@ class DelayRelay:
         except OSError:
             client_w.close()
             return
-        self._spawn(self._pipe(client_r, server_w, self.up_ms, self.rtt_headers() if self.forward_rtt else None))
+        self._spawn(
+            self._pipe(client_r, server_w, self.up_ms, self.rtt_headers() if self.forward_rtt else None)
+        )
         self._spawn(self._pipe(server_r, client_w, self.down_ms))
 
     def _delay(self, base_ms: float) -> float:

@@ -109,18 +109,19 @@ class Fairness:
         """The network times a claim over this link may be credited, or None without a measurement.
 
         A verified round trip bounds both ends: a client holding its pongs back (here 130 ms on a
-        20 ms link) is credited what the kernel saw, not what its pongs say.
+        20 ms link) is credited what the kernel saw, plus one frame for what the server's and the
+        client's programs add to every message, not what its pongs say.
 
         >>> Fairness().window(52, 4), Fairness().window(250, 10), Fairness().window(None, None)
         ((50, 73), (200, 200), None)
         >>> Fairness().window(150, 3, verified=(20, 4))
-        (18, 41)
+        (18, 58)
         """
         if rtt is None or rtt < 0:
             return None
         floor, top = rtt, rtt + max(jitter or 0, 0)
         if verified is not None:
-            floor, top = min(floor, verified[0]), min(top, verified[0] + verified[1])
+            floor, top = min(floor, verified[0]), min(top, self._verified_top(verified))
         low = min(max(floor - self.slack_ms, 0), self.max_credit_ms)
         high = min(top + self.frame_ms, self.max_credit_ms)
         return low, high
@@ -132,12 +133,16 @@ class Fairness:
 
     def consistent(self, rtt: int, jitter: int | None, verified: Verified) -> bool:
         """Whether the clock sync's link agrees with the verified round trip: its round trip plus
-        jitter lies no more than one frame above the verified one plus its jitter.
+        jitter lies no more than one frame above the verified one plus its jitter (where it lies
+        higher, the verified figure bounds the window).
 
         >>> Fairness().consistent(152, 4, (150, 6)), Fairness().consistent(150, 3, (20, 4))
         (True, False)
         """
-        return rtt + max(jitter or 0, 0) <= verified[0] + verified[1] + self.frame_ms
+        return rtt + max(jitter or 0, 0) <= self._verified_top(verified)
+
+    def _verified_top(self, verified: Verified) -> int:
+        return verified[0] + verified[1] + self.frame_ms
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,9 +24,9 @@ from collections.abc import Callable, Iterator
 import orjson
 from starlette.websockets import WebSocket
 
+from app.engines.race import Verified
 from app.observability.metrics import IGNORED, ConnectionMetrics
 from app.realtime import transport
-from app.engines.race import Verified
 from app.realtime.round_trip import RoundTrip
 from app.rooms.clocksync import ClockSync
 from app.tasks import Signal, cancel_and_wait

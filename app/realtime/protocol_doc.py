@@ -112,6 +112,7 @@ RACE_FLAGS = (
     race.NO_SYNC,
     race.NO_REACTION,
     race.NO_STIMULUS,
+    race.UNVERIFIED,
 )
 
 SLAP_SHARED_MODULES = ("step", "inputs", "race", "cards", "rng", "seats", "timing")
@@ -131,6 +132,9 @@ ROOM_VIEW_KEYS: dict[str, str] = {
     "spectators": "Watchers: `{player_id, name, connected}`.",
     "match": "`null` before the first game; then `{id, seed_hash, seed, started_at, result}`: `seed` and "
     "`result` stay `null` until the game ends (check `sha256(seed) == seed_hash` then).",
+    "reported_links": "Seats connected only where the server has no round trip their client cannot delay "
+    "(see the README on proxies): their races are judged by their own reported link; a host may rank "
+    "by arrival order or lower `max_credit_ms`. Their race claims carry the flag `UNVERIFIED`.",
 }
 
 SLAP_VIEW_KEYS: dict[str, str] = {
@@ -624,11 +628,12 @@ All server times are **room-clock** milliseconds (integers), the clock every dea
   everything, e.g. `performance.timeOrigin + performance.now()` in a browser). The server measures,
   per sample, `rtt = (t4 - t1) - (t3 - t2)` and `offset = ((t1 - t2) + (t4 - t3)) / 2` (t1 = `t`,
   t4 = when the pong arrived; room time = your time + offset). Over the last 16 samples it keeps the
-  smallest round trip (`rtt`), the jitter band (the 90th percentile minus that) and the offset of the
-  fastest sample, and sends all three in its next `ping`s. **Show every countdown as
-  `deadline - (your clock + offset)`.** The round trip and jitter bound what a reaction race may
-  credit (see the race ruling under Slap). A `pong` without `t2`/`t3` still gives a round trip
-  (including your delay in answering) but no offset.
+  smallest round trip (`rtt`), the jitter band (the 90th percentile minus that, at most twice the
+  median minus that) and the offset of the fastest sample, and sends all three in its next `ping`s.
+  **Show every countdown as `deadline - (your clock + offset)`.** The round trip and jitter bound
+  what a reaction race may credit (see the race ruling under Slap), and never above the round trip
+  the server measured on your TCP connection where it has one. A `pong` without `t2`/`t3` is not
+  counted.
 * **Client to server** (optional, if you want your own estimate). Send `ping` with `t0` = your clock;
   the server answers `pong` with `t0`, `t1` (when it received the ping) and `t2` (when it sent the
   pong). With `t3` = your clock on receipt: `offset = ((t1 - t0) + (t2 - t3)) / 2` and
@@ -802,17 +807,23 @@ the page, to the input event's own timestamp. A slap on a flip without a pair is
 as a penalty.
 
 **The race ruling.** A slap is ranked by its effective reaction time, worked out from the time the
-server wrote the reveal to *your* connection, your slap's arrival, your `reaction_ms` and your link's
-clock-sync figures. The network time your slap implies (`arrival - sent - reaction_ms`) is credited as
-long as it lies in what the clock sync observed (your round trip, up to your jitter band plus one
-frame above it) and at most `max_credit_ms`; what lies outside is not credited and the claim is
-flagged. So an honest client is judged by its own reaction time whatever its latency, and a client
-that under-reports gains at most its jitter plus one frame. Reaction times within `tie_margin_ms` are
-a tie (a seeded draw), except that a claim flagged `ABOVE_WINDOW` or `INHUMAN` loses a tie to an
-unflagged one. The race closes as soon as no seat that has not slapped could still win or tie. Each
-claim of `last.claims`: `reaction` (effective, ms after your screen showed the cards: "Ana 212 ms,
-Bo 231 ms"), `claimed` (your `reaction_ms`), `credit` (network time forgiven), `at` (the ranking
-time: `reveal_at` + `reaction`, never less than 100 ms after it), `arrival` and `flags`:
+server wrote the reveal to *your* connection, your slap's arrival, your `reaction_ms` and your
+link's clock-sync figures. The network time your slap implies (`arrival - sent - reaction_ms`) is
+credited as long as it lies in what the clock sync observed (your round trip, up to your jitter band
+plus one frame above it) and at most `max_credit_ms`; what lies outside is not credited and the
+claim is flagged. So an honest client is judged by its own reaction time whatever its latency, and a
+client that under-reports gains at most its jitter plus one frame. Where the server has a round trip
+your client cannot delay (its kernel's measure of your TCP connection, or a trusted proxy's), that
+round trip plus its jitter and one frame bounds the window; a link whose clock sync says more is
+flagged `UNVERIFIED` ("link not verified"), and a claim implying more network time than the window
+allows is credited the window's bottom. Where the server has none (a proxy that forwards none),
+every claim is flagged `UNVERIFIED` and the room lists the seat in `reported_links`. Reaction times
+within `tie_margin_ms` are a tie (a seeded draw), except that a claim flagged `ABOVE_WINDOW` or
+`INHUMAN` loses a tie to an unflagged one. The race closes as soon as no seat that has not slapped
+could still win or tie. Each claim of `last.claims`: `reaction` (effective, ms after your screen
+showed the cards: "Ana 212 ms, Bo 231 ms"), `claimed` (your `reaction_ms`), `credit` (network time
+forgiven), `at` (the ranking time: `reveal_at` + `reaction`, never less than 100 ms after it),
+`arrival` and `flags`:
 {", ".join(f"`{f}`" for f in RACE_FLAGS)}. The full ruling with every input is kept in the game's
 event log.
 

@@ -109,4 +109,3 @@ class RoundTrip:
         found = cls(sock=sock)
         found.refresh()
         return found
-

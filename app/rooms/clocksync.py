@@ -13,9 +13,9 @@ that minimum, at most twice the median's distance from it (a client that holds
 back a few pongs cannot widen the band: the median hardly moves), and the offset
 comes from the minimum-round-trip sample (the one least distorted by queueing).
 Only pongs with the client's receive and send times count: without them the
-client's own delay in answering could not be told from the network's. The offset drives the client's countdowns; the
-round trip and jitter bound what a reaction claim may be credited
-(:mod:`app.engines.race`).
+client's own delay in answering could not be told from the network's. The
+offset drives the client's countdowns; the round trip and jitter bound what a
+reaction claim may be credited (:mod:`app.engines.race`).
 
 A client 5 s ahead of the room clock, on a 40 ms link with a little jitter:
 

@@ -123,7 +123,13 @@ def _judge(state: SlapState, move: Move, reaction_ms: int | None, key: str) -> C
     """
     link = move.timing.link(move.seat) if move.timing is not None else None
     return race.judge_link(
-        move.seat, move.at, _reveal_time(state), link, key, reaction_ms=reaction_ms, fairness=fairness(state.options)
+        move.seat,
+        move.at,
+        _reveal_time(state),
+        link,
+        key,
+        reaction_ms=reaction_ms,
+        fairness=fairness(state.options),
     )
 
 
