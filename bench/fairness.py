@@ -161,7 +161,7 @@ LIARS: list[Scenario] = [
 
 TABLE_CHOICES: list[Scenario] = [
     Scenario(
-        "B holds pongs 130 ms, under-reports 130; arrival order",
+        "B holds pongs 130 ms, under-reports 130, A 150 ms; arrival order",
         (SLOW, FAST),
         30,
         lie_ms=(0, 130),
@@ -169,7 +169,7 @@ TABLE_CHOICES: list[Scenario] = [
         options={"latency_compensation": False},
     ),
     Scenario(
-        "B holds pongs 130 ms, under-reports 130; max_credit_ms 60",
+        "B holds pongs 130 ms, under-reports 130, both 20 ms; max_credit_ms 60",
         (FAST, FAST),
         30,
         lie_ms=(0, 130),

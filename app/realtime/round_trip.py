@@ -51,7 +51,8 @@ def from_kernel(figures: KernelRoundTrip) -> Verified:
 
 
 def from_headers(headers: Iterable[tuple[str, str]]) -> Verified | None:
-    """The proxy's figure from its headers; None when it sent none (or nonsense).
+    """The proxy's figure from its headers; None when it sent none, nonsense, or a header twice (a
+    proxy that passes the client's own copy along: which one is the proxy's cannot be told).
 
     >>> from_headers([("x-client-rtt", "150000"), ("x-client-rttvar", "3000")])
     (150, 6)
@@ -60,9 +61,9 @@ def from_headers(headers: Iterable[tuple[str, str]]) -> Verified | None:
     """
     found: dict[str, int] = {}
     for name, value in headers:
-        if name in (RTT_HEADER, RTTVAR_HEADER) and name not in found:
+        if name in (RTT_HEADER, RTTVAR_HEADER):
             text = value.strip()
-            if not text.isdigit() or len(text) > 9 or int(text) > MAX_US:
+            if name in found or not text.isdigit() or len(text) > 9 or int(text) > MAX_US:
                 return None
             found[name] = int(text)
     if RTT_HEADER not in found:
