@@ -38,7 +38,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +46,7 @@ import httpx
 import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
-from app.engines.race import Fairness
+from app.engines.race import UNVERIFIED, Fairness
 from app.rooms.diff import apply_patch
 from bench import race_sim
 from bench.relay import DelayRelay
@@ -78,7 +78,12 @@ class Scenario:
 
     ``links`` are their (round trip, jitter) in ms. A is truly faster by ``faster_ms`` every race,
     unless ``spread_ms`` is set: then both draw their reaction independently around the same mean
-    (equal reflexes). ``lie_ms`` is how much each one under-reports its reaction.
+    (equal reflexes). ``lie_ms`` is how much each one under-reports its reaction (:data:`INSTANT`:
+    it reports 0). ``pong_hold_ms`` is the (least, most) each one holds a clock-sync pong back
+    while stamping it as answered at once, so that its link looks slower than it is.
+    ``proxy_rtt``: the relays forward the round trip they impose, as a trusted proxy measuring
+    the client's TCP connection would (the server trusts 127.0.0.1); without it the server has
+    only the clients' own pongs.
     """
 
     name: str
@@ -87,6 +92,11 @@ class Scenario:
     spread_ms: float = 0.0
     lie_ms: tuple[float, float] = (0.0, 0.0)
     options: dict[str, Any] = field(default_factory=dict)
+    pong_hold_ms: tuple[tuple[float, float], tuple[float, float]] = ((0.0, 0.0), (0.0, 0.0))
+    proxy_rtt: bool = False
+
+    def title(self) -> str:
+        return f"{self.name} [{'proxy rtt' if self.proxy_rtt else 'no rtt'}]"
 
     def reactions(self, seed: str, match: int, flip: int) -> tuple[float, float]:
         """The scripted reaction times of A and B for one flip (the same whoever asks)."""
@@ -96,6 +106,14 @@ class Scenario:
             return (max(120.0, rng.gauss(base, self.spread_ms)), max(120.0, rng.gauss(base, self.spread_ms)))
         return base, base + self.faster_ms
 
+
+INSTANT = 1e9
+"""A ``lie_ms`` that makes a client report every reaction as 0 ms."""
+SLOW, FAST = (150.0, 3.0), (20.0, 2.0)
+HELD = ((0.0, 0.0), (130.0, 130.0))
+"""B holds every pong 130 ms: its 20 ms link looks like 150 ms."""
+JITTERED = ((0.0, 0.0), (0.0, 150.0))
+"""B holds each pong 0-150 ms: its link looks like 20 ms with 150 ms of jitter."""
 
 SCENARIOS: list[Scenario] = [
     Scenario("A faster by 30, both 20 ms", ((20, 2), (20, 2)), faster_ms=30),
@@ -110,7 +128,67 @@ SCENARIOS: list[Scenario] = [
         faster_ms=60,
         options={"latency_compensation": False},
     ),
+    Scenario("A faster by 30, +-20 ms jitter, A 150 / B 20", ((150, 20), (20, 20)), faster_ms=30),
 ]
+
+LIARS: list[Scenario] = [
+    Scenario("B reports instant reactions, A 150 ms faster by 30", (SLOW, FAST), 30, lie_ms=(0, INSTANT)),
+    Scenario("B under-reports by 100 ms, A 150 ms faster by 30", (SLOW, FAST), 30, lie_ms=(0, 100)),
+    Scenario("B under-reports by 15 ms, A 150 ms faster by 30", (SLOW, FAST), 30, lie_ms=(0, 15)),
+    Scenario("B under-reports by 15 ms, A 150 ms faster by 60", (SLOW, FAST), 60, lie_ms=(0, 15)),
+    Scenario(
+        "B holds pongs 130 ms, under-reports 130, A 150 ms faster by 30",
+        (SLOW, FAST),
+        30,
+        lie_ms=(0, 130),
+        pong_hold_ms=HELD,
+    ),
+    Scenario(
+        "B holds pongs 130 ms, under-reports 130, A 150 ms faster by 60",
+        (SLOW, FAST),
+        60,
+        lie_ms=(0, 130),
+        pong_hold_ms=HELD,
+    ),
+    Scenario(
+        "B holds pongs 0-150 ms, under-reports 130, A 150 ms faster by 30",
+        (SLOW, FAST),
+        30,
+        lie_ms=(0, 130),
+        pong_hold_ms=JITTERED,
+    ),
+]
+
+TABLE_CHOICES: list[Scenario] = [
+    Scenario(
+        "B holds pongs 130 ms, under-reports 130, A 150 ms; arrival order",
+        (SLOW, FAST),
+        30,
+        lie_ms=(0, 130),
+        pong_hold_ms=HELD,
+        options={"latency_compensation": False},
+    ),
+    Scenario(
+        "B holds pongs 130 ms, under-reports 130, both 20 ms; max_credit_ms 60",
+        (FAST, FAST),
+        30,
+        lie_ms=(0, 130),
+        pong_hold_ms=HELD,
+        options={"max_credit_ms": 60, "race_window_ms": 70},
+    ),
+]
+"""Where no trustworthy round trip exists, what the host can choose per table (README)."""
+
+
+def table_rows(figure: str) -> list[Scenario]:
+    """Every scenario with the proxy's figure, without it, or both (``figure``: with/without/both)."""
+    rows = []
+    for sc in [*SCENARIOS, *LIARS]:
+        if figure in ("with", "both"):
+            rows.append(replace(sc, proxy_rtt=True))
+        if figure in ("without", "both"):
+            rows.append(sc)
+    return rows + (TABLE_CHOICES if figure != "with" else [])
 
 
 # --------------------------------------------------------------------------- a simulated player
@@ -145,10 +223,12 @@ class SimPlayer:
         lie_ms: float = 0.0,
         skew_ms: float = 0.0,
         seed: int = 0,
+        pong_hold_ms: tuple[float, float] = (0.0, 0.0),
     ) -> None:
         self.url, self.token, self.index = url, token, index
         self.reaction = reaction
         self.lie_ms = lie_ms
+        self.pong_hold_ms = pong_hold_ms
         self.skew_ms = skew_ms
         self.rng = random.Random(seed)
         self.ws: ClientConnection | None = None
@@ -213,7 +293,10 @@ class SimPlayer:
                 kind = msg["type"]
                 if kind == "ping":
                     pong = {"type": "pong", "id": msg["id"], "t": msg["t"], "t2": received, "t3": self.now()}
-                    await self.ws.send(orjson.dumps(pong).decode())
+                    if self.pong_hold_ms[1] > 0:
+                        self._spawn(self._held_pong(pong))
+                    else:
+                        await self.ws.send(orjson.dumps(pong).decode())
                     if msg.get("offset") is not None:
                         self.offset, self.rtt, self.jitter = msg["offset"], msg.get("rtt"), msg.get("jitter")
                 elif kind == "snapshot":
@@ -235,6 +318,17 @@ class SimPlayer:
         finally:
             self.changed.set()
 
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _held_pong(self, pong: dict[str, Any]) -> None:
+        """A cheat: the pong says it was answered at once, but leaves only after the hold."""
+        assert self.ws is not None
+        await asyncio.sleep(self.rng.uniform(*self.pong_hold_ms) / 1000)
+        await self.ws.send(orjson.dumps(pong).decode())
+
     def _on_view(self, received: float) -> None:
         assert self.view is not None
         game, match = self.view["game"], self.view["room"]["match"]
@@ -246,9 +340,7 @@ class SimPlayer:
             if has_pair(game):
                 # Painted at the next animation frame; the reaction is measured from there.
                 painted = received + self.rng.uniform(0, FRAME_MS)
-                task = asyncio.create_task(self._slap(key, painted))
-                self._tasks.add(task)
-                task.add_done_callback(self._tasks.discard)
+                self._spawn(self._slap(key, painted))
         last = game["last"]
         if last is not None and (match["id"], last["flip"]) not in self.closed:
             self.closed[(match["id"], last["flip"])] = last
@@ -282,6 +374,11 @@ class RaceRecord:
     close_wait: int
     """How long the race stayed open after its first claim arrived (ms)."""
     claims: tuple[dict[str, Any], ...]
+    gains: tuple[float | None, float | None] = (None, None)
+    """Each racer's actual reaction minus the effective reaction the ruling settled on (ms):
+    what its claim bought it (about 0 for an honest claim)."""
+    unverified: tuple[bool, bool] = (False, False)
+    """Whether each racer's claim was marked "link not verified"."""
 
     @property
     def truly_faster(self) -> int:
@@ -300,6 +397,11 @@ class TableResult:
         pool = [r for r in self.races if among(r)]
         return sum(pick(r) for r in pool) / len(pool) if pool else float("nan")
 
+    def gain(self, racer: int) -> tuple[float, float] | None:
+        """The median and the largest of what ``racer``'s claims bought it (ms), None without any."""
+        gains = [g for r in self.races if (g := r.gains[racer]) is not None]
+        return (statistics.median(gains), max(gains)) if gains else None
+
 
 def _records(players: list[SimPlayer]) -> list[RaceRecord]:
     out = []
@@ -311,7 +413,18 @@ def _records(players: list[SimPlayer]) -> list[RaceRecord]:
         if not claims:
             continue
         first = min(claims, key=lambda c: (c["arrival"], c["seat"]))
-        flagged = tuple(any(c["seat"] == i and c["flags"] for c in claims) for i in (0, 1))
+        by_seat = {c["seat"]: c for c in claims}
+        flagged = tuple(
+            bool(set(by_seat[i]["flags"]) - {UNVERIFIED}) if i in by_seat else False for i in (0, 1)
+        )
+        unverified = tuple(i in by_seat and UNVERIFIED in by_seat[i]["flags"] for i in (0, 1))
+        slaps = (a.slaps[key], b.slaps[key])
+        gains = tuple(
+            slaps[i].actual_ms - by_seat[i]["reaction"]
+            if i in by_seat and by_seat[i]["reaction"] is not None
+            else None
+            for i in (0, 1)
+        )
         out.append(
             RaceRecord(
                 reactions=(a.slaps[key].actual_ms, b.slaps[key].actual_ms),
@@ -321,6 +434,8 @@ def _records(players: list[SimPlayer]) -> list[RaceRecord]:
                 flagged=(flagged[0], flagged[1]),
                 close_wait=last["closed_at"] - first["arrival"],
                 claims=claims,
+                gains=(gains[0], gains[1]),
+                unverified=(unverified[0], unverified[1]),
             )
         )
     return out
@@ -368,7 +483,9 @@ async def run_table(
             r.raise_for_status()
 
         relays = [
-            DelayRelay.symmetric(target[0], target[1], rtt, jitter, seed=seed * 10 + i)
+            DelayRelay.symmetric(
+                target[0], target[1], rtt, jitter, seed=seed * 10 + i, forward_rtt=scenario.proxy_rtt
+            )
             for i, (rtt, jitter) in enumerate(scenario.links)
         ]
         players: list[SimPlayer] = []
@@ -388,6 +505,7 @@ async def run_table(
                     lie_ms=scenario.lie_ms[i],
                     skew_ms=(-1) ** i * random.Random(seed + i).uniform(1e5, 1e7),
                     seed=seed * 100 + i,
+                    pong_hold_ms=scenario.pong_hold_ms[i],
                 )
                 players.append(await sim.open())
             for sim in players:
@@ -501,18 +619,23 @@ def render(synth: list[SyntheticRow], tables: list[TableResult]) -> str:
         lines.append("")
         lines.append(
             "| scenario | races | faster wins: ruling | by arrival order | ties | A wins | "
-            "flagged A / B | open after 1st claim (median) | server rtt/jitter A, B |"
+            "B's gain median (max) | flagged A / B | not verified A / B | open after 1st claim (median) | "
+            "server rtt/jitter A, B |"
         )
-        lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+        lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
         for t in tables:
             rs = t.races
             waits = [r.close_wait for r in rs]
             links = ", ".join(f"{rtt}/{jit}" for rtt, jit in t.links)
+            gain = t.gain(1)
+            faster = _pct(t.share(lambda r: r.winner == r.truly_faster))
             lines.append(
-                f"| {t.scenario.name} | {len(rs)} | {_pct(t.share(lambda r: r.winner == r.truly_faster))} | "
+                f"| {t.scenario.title()} | {len(rs)} | {faster} | "
                 f"{_pct(t.share(lambda r: r.arrival_winner == r.truly_faster))} | "
                 f"{_pct(t.share(lambda r: r.tied))} | {_pct(t.share(lambda r: r.winner == 0))} | "
+                f"{'-' if gain is None else f'{gain[0]:.0f} ({gain[1]:.0f}) ms'} | "
                 f"{_pct(t.share(lambda r: r.flagged[0]))} / {_pct(t.share(lambda r: r.flagged[1]))} | "
+                f"{_pct(t.share(lambda r: r.unverified[0]))} / {_pct(t.share(lambda r: r.unverified[1]))} | "
                 f"{statistics.median(waits) if waits else '-'} ms | {links} |"
             )
     return "\n".join(lines)
@@ -523,8 +646,10 @@ def as_json(synth: list[SyntheticRow], tables: list[TableResult]) -> dict[str, A
         "synthetic": [s.__dict__ for s in synth],
         "tables": [
             {
-                "scenario": t.scenario.name,
+                "scenario": t.scenario.title(),
                 "races": len(t.races),
+                "b_gain_median_max": t.gain(1),
+                "unverified": [t.share(lambda r: r.unverified[0]), t.share(lambda r: r.unverified[1])],
                 "faster_wins": t.share(lambda r: r.winner == r.truly_faster),
                 "arrival_wins": t.share(lambda r: r.arrival_winner == r.truly_faster),
                 "ties": t.share(lambda r: r.tied),
@@ -544,15 +669,16 @@ def as_json(synth: list[SyntheticRow], tables: list[TableResult]) -> dict[str, A
 
 
 async def _run_tables(
-    http_base: str, port: int, scenarios: list[Scenario], races: int, parallel: int
+    http_base: str, port: int, scenarios: list[Scenario], races: int, parallel: int, timeout_s: float
 ) -> list[TableResult]:
     limit = asyncio.Semaphore(parallel)
     counter = itertools.count()
 
     async def one(sc: Scenario) -> TableResult:
         async with limit:
-            result = await run_table(http_base, ("127.0.0.1", port), sc, races, seed=next(counter))
-            print(f"  {sc.name}: {len(result.races)} races in {result.seconds:.0f} s", file=sys.stderr)
+            target = ("127.0.0.1", port)
+            result = await run_table(http_base, target, sc, races, seed=next(counter), timeout_s=timeout_s)
+            print(f"  {sc.title()}: {len(result.races)} races in {result.seconds:.0f} s", file=sys.stderr)
             return result
 
     return list(await asyncio.gather(*(one(sc) for sc in scenarios)))
@@ -565,13 +691,22 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--synthetic", type=int, default=5000, help="synthetic races per scenario (0: none)")
     parser.add_argument("--parallel", type=int, default=3, help="tables played at the same time (1-8)")
+    parser.add_argument("--timeout", type=float, default=120, help="seconds one table may play (10-1200)")
     parser.add_argument("--only", help="only scenarios whose name contains this text")
     parser.add_argument("--no-sockets", action="store_true", help="skip the real-socket part")
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    parser.add_argument(
+        "--figure",
+        choices=("both", "with", "without"),
+        default="both",
+        help="real-socket rows with the proxy's round-trip figure, without it, or both",
+    )
     args = parser.parse_args(argv)
     if not 1 <= args.races <= 2000 or not 1 <= args.parallel <= 8 or not 0 <= args.synthetic <= 200_000:
         parser.error("--races 1-2000, --parallel 1-8, --synthetic 0-200000")
-    scenarios = [s for s in SCENARIOS if not args.only or args.only in s.name]
+    if not 10 <= args.timeout <= 1200:
+        parser.error("--timeout 10-1200")
+    scenarios = [s for s in table_rows(args.figure) if not args.only or args.only in s.title()]
     synth = synthetic(args.synthetic) if args.synthetic else []
     tables: list[TableResult] = []
     if not args.no_sockets:
@@ -579,11 +714,13 @@ def main(argv: list[str] | None = None) -> int:
 
         with tempfile.TemporaryDirectory(prefix="bordet-fairness-") as tmp:
             server = ServerProcess(f"sqlite+aiosqlite:///{tmp}/fairness.db", Path(tmp) / "server.log")
+            # The relays play the trusted proxy (bench/relay.py): their round-trip header is believed.
+            server.env["BORDET_TRUSTED_PROXIES"] = "127.0.0.1"
             server.start(cpus=None)
             print(f"server pid {server.pid} on port {server.port}", file=sys.stderr)
             try:
                 tables = asyncio.run(
-                    _run_tables(server.base, server.port, scenarios, args.races, args.parallel)
+                    _run_tables(server.base, server.port, scenarios, args.races, args.parallel, args.timeout)
                 )
             finally:
                 server.stop()

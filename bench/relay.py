@@ -6,6 +6,12 @@ delayed by ``base + uniform(0, jitter)`` ms per chunk read. A byte stream must s
 order (TCP does not reorder), so a chunk is released at ``max(previous release, now +
 delay)``: jitter then behaves like queueing, never like reordering.
 
+A relay terminates the client's TCP connection itself, so the server's kernel sees only the
+relay's loopback hop. With ``forward_rtt`` it plays the trusted reverse proxy of the README: it
+writes the round trip it imposes into the HTTP request that opens the connection
+(``X-Client-RTT`` and ``X-Client-RTTVar``, microseconds, as nginx's ``$tcpinfo_rtt`` and
+``$tcpinfo_rttvar``), dropping any such header the client sent.
+
 >>> import asyncio
 >>> async def demo() -> tuple[bytes, float]:
 ...     async def echo(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
@@ -34,6 +40,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 CHUNK = 65536
+RTT_HEADER, RTTVAR_HEADER = "X-Client-RTT", "X-Client-RTTVar"
+MAX_HEAD = 16384
+"""The opening request's headers the relay reads before giving up on adding its own."""
 
 
 @dataclass
@@ -52,6 +61,8 @@ class DelayRelay:
     down_ms: float = 0.0
     jitter_ms: float = 0.0
     seed: int | None = None
+    forward_rtt: bool = False
+    """Write the imposed round trip into the opening HTTP request (see the module doc)."""
     host: str = "127.0.0.1"
     port: int = 0
     _server: asyncio.Server | None = field(default=None, init=False, repr=False)
@@ -69,9 +80,18 @@ class DelayRelay:
         rtt_ms: float,
         jitter_ms: float = 0.0,
         seed: int | None = None,
+        forward_rtt: bool = False,
     ) -> DelayRelay:
         """A relay adding ``rtt_ms`` of round trip, half each way."""
-        return cls(target_host, target_port, rtt_ms / 2, rtt_ms / 2, jitter_ms, seed)
+        return cls(target_host, target_port, rtt_ms / 2, rtt_ms / 2, jitter_ms, seed, forward_rtt)
+
+    def rtt_headers(self) -> bytes:
+        """The headers a proxy measuring this link would forward: the base round trip, and the
+        per-direction jitter as its variation (the server allows twice that above the round trip,
+        the most this relay's jitter adds to one)."""
+        rtt_us = round((self.up_ms + self.down_ms) * 1000)
+        var_us = round(self.jitter_ms * 1000)
+        return f"{RTT_HEADER}: {rtt_us}\r\n{RTTVAR_HEADER}: {var_us}\r\n".encode()
 
     async def start(self) -> DelayRelay:
         self._server = await asyncio.start_server(self._accept, self.host, self.port)
@@ -108,14 +128,23 @@ class DelayRelay:
         except OSError:
             client_w.close()
             return
-        self._spawn(self._pipe(client_r, server_w, self.up_ms))
+        self._spawn(
+            self._pipe(client_r, server_w, self.up_ms, self.rtt_headers() if self.forward_rtt else None)
+        )
         self._spawn(self._pipe(server_r, client_w, self.down_ms))
 
     def _delay(self, base_ms: float) -> float:
         return (base_ms + (self._rng.uniform(0, self.jitter_ms) if self.jitter_ms > 0 else 0.0)) / 1000
 
-    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, base_ms: float) -> None:
-        """Read chunks as they come; a second task writes each one at its release time, in order."""
+    async def _pipe(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        base_ms: float,
+        headers: bytes | None = None,
+    ) -> None:
+        """Read chunks as they come; a second task writes each one at its release time, in order.
+        ``headers`` go into the first request's head (read whole first)."""
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[tuple[float, bytes]] = asyncio.Queue()
 
@@ -135,8 +164,9 @@ class DelayRelay:
         sender = asyncio.create_task(release())
         last = 0.0
         try:
+            head = await _with_headers(reader, headers) if headers is not None else None
             while True:
-                data = await reader.read(CHUNK)
+                data, head = (head, None) if head is not None else (await reader.read(CHUNK), None)
                 last = max(last, loop.time() + self._delay(base_ms))
                 queue.put_nowait((last, data))
                 if not data:
@@ -149,3 +179,21 @@ class DelayRelay:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
             writer.close()
+
+
+async def _with_headers(reader: asyncio.StreamReader, headers: bytes) -> bytes:
+    """The request head with ``headers`` after its request line and any client copy of them dropped
+    (what ``proxy_set_header`` does); a head past MAX_HEAD goes on unchanged."""
+    data = b""
+    while b"\r\n\r\n" not in data and len(data) < MAX_HEAD:
+        chunk = await reader.read(CHUNK)
+        if not chunk:
+            return data
+        data += chunk
+    end = data.find(b"\r\n\r\n")
+    if end < 0:
+        return data
+    first, _, rest = data[:end].partition(b"\r\n")
+    names = (RTT_HEADER.lower().encode() + b":", RTTVAR_HEADER.lower().encode() + b":")
+    kept = [line for line in rest.split(b"\r\n") if line and not line.lower().startswith(names)]
+    return first + b"\r\n" + headers + b"".join(line + b"\r\n" for line in kept) + data[end + 2 :]

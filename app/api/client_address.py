@@ -30,7 +30,8 @@ def trusted_networks(items: tuple[str, ...]) -> tuple[Network, ...]:
     return tuple(ipaddress.ip_network(item, strict=False) for item in items)
 
 
-def _address(text: str) -> Address | None:
+def parse_address(text: str) -> Address | None:
+    """An IP address (an IPv4-mapped IPv6 one as IPv4), or None for anything else."""
     try:
         address = ipaddress.ip_address(text)
     except ValueError:
@@ -40,7 +41,7 @@ def _address(text: str) -> Address | None:
     return address
 
 
-def _trusted(address: Address | None, trusted: Sequence[Network]) -> bool:
+def is_trusted(address: Address | None, trusted: Sequence[Network]) -> bool:
     return address is not None and any(address in network for network in trusted)
 
 
@@ -74,18 +75,18 @@ def resolve(peer: str | None, headers: Iterable[tuple[str, str]], trusted: Seque
     """The client's address given the peer's and the request headers (see the module doc)."""
     if peer is None:
         return UNKNOWN
-    here = _address(peer)
-    if not _trusted(here, trusted):
+    here = parse_address(peer)
+    if not is_trusted(here, trusted):
         return str(here) if here is not None else peer
     chain = forwarded_chain(headers)
     for item in reversed(chain):
-        address = _address(item)
-        if not _trusted(address, trusted):
+        address = parse_address(item)
+        if not is_trusted(address, trusted):
             # A trusted proxy wrote this entry: if it is no address (an obfuscated Forwarded
             # name, "unknown"), it is still the best name we have for that client.
             return str(address) if address is not None else item[:64]
     # Nothing but trusted proxies (or no header at all): the farthest hop is the client.
-    return str(_address(chain[0]) or chain[0][:64]) if chain else str(here)
+    return str(parse_address(chain[0]) or chain[0][:64]) if chain else str(here)
 
 
 def client_address(conn: HTTPConnection, trusted_proxies: tuple[str, ...]) -> str:
@@ -96,7 +97,7 @@ def client_address(conn: HTTPConnection, trusted_proxies: tuple[str, ...]) -> st
 
 def limit_key(address: str) -> str:
     """What per-address limits count: the address, or for IPv6 its /64."""
-    parsed = _address(address)
+    parsed = parse_address(address)
     if isinstance(parsed, ipaddress.IPv6Address):
         return str(ipaddress.IPv6Network((parsed, IPV6_PREFIX), strict=False))
     return address

@@ -53,23 +53,38 @@ class Link:
     and ``jitter`` its jitter band (a high percentile minus that minimum), both in
     ms and None until measured. ``sent`` maps each live stimulus (a key from the
     engine's ``stimuli``) to the room-clock time the frame first carrying it was
-    written to this seat's socket.
+    written to this seat's socket. ``verified`` is the round trip and jitter
+    allowance (ms) the client could not delay: its TCP connection as the
+    server's kernel or a trusted proxy measured it (:data:`app.engines.race.Verified`);
+    ``unverifiable`` says the room knows there is none for this connection (a
+    proxy that forwards none). Both are logged only when set, so older logs
+    replay as they were.
     """
 
     rtt: int | None = None
     jitter: int | None = None
     sent: Mapping[str, int] = field(default_factory=dict)
+    verified: tuple[int, int] | None = None
+    unverifiable: bool = False
 
     def to_json(self) -> JSON:
-        return {"rtt": self.rtt, "jitter": self.jitter, "sent": dict(self.sent)}
+        data: JSON = {"rtt": self.rtt, "jitter": self.jitter, "sent": dict(self.sent)}
+        if self.verified is not None:
+            data["verified"] = list(self.verified)
+        if self.unverifiable:
+            data["unverifiable"] = True
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Link:
         sent = data.get("sent") or {}
+        verified = data.get("verified")
         return cls(
             rtt=_opt_int(data.get("rtt")),
             jitter=_opt_int(data.get("jitter")),
             sent={str(k): int(v) for k, v in sent.items()},
+            verified=None if verified is None else (int(verified[0]), int(verified[1])),
+            unverifiable=bool(data.get("unverifiable", False)),
         )
 
 

@@ -11,7 +11,13 @@ logged moves, so a replay reproduces every ruling):
    the claim implies (``arrival - sent - reaction``) is clamped into the window
    the clock sync observed (``[rtt - slack, rtt + jitter + one frame]``) and
    never above :attr:`Fairness.max_credit_ms`; claims outside that window and
-   reactions faster than a human are flagged.
+   reactions faster than a human are flagged. The clock sync rests on the
+   client's own pongs, which it can hold back; where the server has a round
+   trip the client cannot delay (its kernel's, or a trusted proxy's, measure
+   of the client's TCP connection: ``verified``), the window never reaches
+   above that plus its jitter and one frame, a link whose pongs say more is
+   marked "link not verified" (:data:`UNVERIFIED`), and a claim implying more
+   network time than the window allows is credited the window's bottom.
 2. :func:`close_time` keeps a race open only as long as a player who has not
    claimed yet could still win or tie, given their own link.
 3. :func:`rule` ranks the claims, treats claims within the tie margin of the
@@ -42,8 +48,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from app.engines.base import Link
+
 TieBreak = Callable[[tuple[int, ...]], int]
 """Picks the winner among tied seats (given in seat order); must return one of them."""
+Verified = tuple[int, int]
+"""A round trip the client cannot delay and its jitter allowance (ms), measured on the client's TCP
+connection by the server's kernel or a trusted proxy."""
 
 
 # --- flags -----------------------------------------------------------------------
@@ -61,6 +72,10 @@ NO_REACTION = "NO_REACTION"
 """The client sent no reaction time: the link's smallest network time is credited."""
 NO_STIMULUS = "NO_STIMULUS"
 """The server never noted sending the stimulus to this connection: the game's own stimulus time is used."""
+UNVERIFIED = "UNVERIFIED"
+"""Link not verified: the credit rests on the client's own pongs, either because the server has no
+round trip the client cannot delay, or because the pongs claim a slower link than that round trip
+(then the credit is bounded by it). Not suspect on its own: an honest player can be here too."""
 
 SUSPECT = frozenset({INHUMAN, ABOVE_WINDOW})
 """Flags that make a claim lose a tie against an unflagged one."""
@@ -88,22 +103,46 @@ class Fairness:
     slack_ms: int = 2
     min_reaction_ms: int = 100
 
-    def window(self, rtt: int | None, jitter: int | None) -> tuple[int, int] | None:
+    def window(
+        self, rtt: int | None, jitter: int | None, verified: Verified | None = None
+    ) -> tuple[int, int] | None:
         """The network times a claim over this link may be credited, or None without a measurement.
+
+        A verified round trip bounds both ends: a client holding its pongs back (here 130 ms on a
+        20 ms link) is credited what the kernel saw, plus one frame for what the server's and the
+        client's programs add to every message, not what its pongs say.
 
         >>> Fairness().window(52, 4), Fairness().window(250, 10), Fairness().window(None, None)
         ((50, 73), (200, 200), None)
+        >>> Fairness().window(150, 3, verified=(20, 4))
+        (18, 58)
         """
         if rtt is None or rtt < 0:
             return None
-        low = min(max(rtt - self.slack_ms, 0), self.max_credit_ms)
-        high = min(rtt + max(jitter or 0, 0) + self.frame_ms, self.max_credit_ms)
+        floor, top = rtt, rtt + max(jitter or 0, 0)
+        if verified is not None:
+            floor, top = min(floor, verified[0]), min(top, self._verified_top(verified))
+        low = min(max(floor - self.slack_ms, 0), self.max_credit_ms)
+        high = min(top + self.frame_ms, self.max_credit_ms)
         return low, high
 
-    def reach(self, rtt: int | None, jitter: int | None) -> int:
+    def reach(self, rtt: int | None, jitter: int | None, verified: Verified | None = None) -> int:
         """The most network time a claim over this link can be credited."""
-        window = self.window(rtt, jitter) if self.enabled else None
+        window = self.window(rtt, jitter, verified) if self.enabled else None
         return 0 if window is None else window[1]
+
+    def consistent(self, rtt: int, jitter: int | None, verified: Verified) -> bool:
+        """Whether the clock sync's link agrees with the verified round trip: its round trip plus
+        jitter lies no more than one frame above the verified one plus its jitter (where it lies
+        higher, the verified figure bounds the window).
+
+        >>> Fairness().consistent(152, 4, (150, 6)), Fairness().consistent(150, 3, (20, 4))
+        (True, False)
+        """
+        return rtt + max(jitter or 0, 0) <= self._verified_top(verified)
+
+    def _verified_top(self, verified: Verified) -> int:
+        return verified[0] + verified[1] + self.frame_ms
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +198,8 @@ def judge(
     rtt: int | None = None,
     jitter: int | None = None,
     fairness: Fairness = Fairness(),
+    verified: Verified | None = None,
+    unverifiable: bool = False,
 ) -> Claim:
     """Judge one claim: how long did this player really take to react?
 
@@ -178,6 +219,17 @@ def judge(
     >>> liar.credit, liar.effective_ms, liar.at, liar.flags
     (130, 289, 10289, ('ABOVE_WINDOW',))
 
+    With a verified round trip the window's top is bounded by it, and a claim above the window
+    is implausible: it gets the bottom. A client that holds its pongs 130 ms on a 20 ms link and
+    under-reports to match gains nothing, and its link is marked:
+
+    >>> cheat = judge(1, 10_300, 10_000, sent=10_001, reaction_ms=140, rtt=150, jitter=2, verified=(20, 4))
+    >>> cheat.credit, cheat.effective_ms, cheat.flags
+    (18, 281, ('UNVERIFIED', 'ABOVE_WINDOW'))
+
+    ``unverifiable``: the room knows no such round trip exists for this link (a proxy forwarding
+    none); the claim is judged as before and marked.
+
     No measurement, no credit; compensation off ranks by arrival:
 
     >>> judge(0, 10_420, 10_000, reaction_ms=300).at
@@ -192,13 +244,16 @@ def judge(
     else:
         start = sent
     elapsed = arrival - start
-    window = fairness.window(rtt, jitter)
+    window = fairness.window(rtt, jitter, verified)
     if not fairness.enabled:
         credit, effective = 0, arrival - reference
     elif window is None:
         flags.append(NO_SYNC)
         credit, effective = 0, elapsed
     else:
+        assert rtt is not None  # a window needs a round trip
+        if unverifiable or (verified is not None and not fairness.consistent(rtt, jitter, verified)):
+            flags.append(UNVERIFIED)
         low, high = window
         if reaction_ms is None:
             flags.append(NO_REACTION)
@@ -209,7 +264,9 @@ def judge(
                 flags.append(ABOVE_WINDOW)
             elif network < low:
                 flags.append(BELOW_WINDOW)
-        credit = min(max(network, low), high)
+        # An implausible claim, over a link whose window the client could not widen, buys nothing:
+        # crediting the top would hand an under-reported reaction the whole jitter band and a frame.
+        credit = low if verified is not None and network > high else min(max(network, low), high)
         effective = elapsed - credit
     floor = fairness.min_reaction_ms
     if fairness.enabled and (effective < floor or (reaction_ms is not None and reaction_ms < floor)):
@@ -227,6 +284,39 @@ def judge(
         effective_ms=effective,
         flags=tuple(flags),
     )
+
+
+def judge_link(
+    seat: int,
+    arrival: int,
+    reference: int,
+    link: Link | None,
+    stimulus: str,
+    *,
+    reaction_ms: int | None,
+    fairness: Fairness,
+) -> Claim:
+    """:func:`judge` a claim with what the room logged of the claimer's ``link`` (None: no link
+    known) for the race whose stimulus key is ``stimulus``."""
+    if link is None:
+        return judge(seat, arrival, reference, reaction_ms=reaction_ms, fairness=fairness)
+    return judge(
+        seat,
+        arrival,
+        reference,
+        sent=link.sent.get(stimulus),
+        reaction_ms=reaction_ms,
+        rtt=link.rtt,
+        jitter=link.jitter,
+        fairness=fairness,
+        verified=link.verified,
+        unverifiable=link.unverifiable,
+    )
+
+
+def link_reach(fairness: Fairness, link: Link) -> int:
+    """The most network time a claim over the room's logged ``link`` can be credited."""
+    return fairness.reach(link.rtt, link.jitter, link.verified)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,8 @@ seat shows as disconnected at once.
 
 The writer notes the room-clock time each numbered state frame was handed to the socket, so a
 reaction race knows when this player was actually sent its stimulus
-(:meth:`Connection.written_at`). The connection also keeps its clock sync.
+(:meth:`Connection.written_at`). The connection also keeps its clock sync, and the round trip
+its client cannot delay where the server has one (:mod:`app.realtime.round_trip`).
 """
 
 from __future__ import annotations
@@ -23,8 +24,10 @@ from collections.abc import Callable, Iterator
 import orjson
 from starlette.websockets import WebSocket
 
+from app.engines.race import Verified
 from app.observability.metrics import IGNORED, ConnectionMetrics
 from app.realtime import transport
+from app.realtime.round_trip import RoundTrip
 from app.realtime.write_watch import WriteWatch, write_watch
 from app.rooms.clocksync import ClockSync
 from app.tasks import Signal, cancel_and_wait
@@ -88,6 +91,7 @@ class Connection:
         "pings",
         "player_id",
         "room_code",
+        "round_trip",
         "sync",
         "ws",
     )
@@ -102,8 +106,10 @@ class Connection:
         backlog_bytes: int,
         write_timeout_s: float,
         metrics: ConnectionMetrics = IGNORED,
+        round_trip: RoundTrip | None = None,
     ) -> None:
         self.ws = ws
+        self.round_trip = round_trip or RoundTrip()
         self._metrics = metrics
         self.player_id = player_id
         self.room_code = room_code
@@ -142,6 +148,18 @@ class Connection:
     @property
     def jitter(self) -> int | None:
         return self.sync.jitter
+
+    @property
+    def verified(self) -> Verified | None:
+        return self.round_trip.verified
+
+    @property
+    def unverifiable(self) -> bool:
+        return self.round_trip.unverifiable
+
+    def check_link(self) -> None:
+        """With each clock-sync sample, the kernel's figure too (it moves with the link)."""
+        self.round_trip.refresh()
 
     def written_at(self, seq: int) -> int | None:
         """Room time the first state frame numbered ``seq`` or later was written to the socket.

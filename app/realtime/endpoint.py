@@ -20,6 +20,7 @@ from app.realtime import transport
 from app.realtime.connection import Connection
 from app.realtime.messages import Action, Admin, Code, Hello, Ping, Pong, Resync, client_message
 from app.realtime.ratelimit import TokenBucket
+from app.realtime.round_trip import RoundTrip
 from app.rooms.errors import RoomError
 from app.rooms.room import Room
 from app.services import Services
@@ -166,6 +167,12 @@ async def _serve(ws: WebSocket, services: Services, code: str) -> None:
         backlog_bytes=settings.send_backlog_bytes,
         write_timeout_s=settings.write_timeout_s,
         metrics=services.metrics.connection,
+        round_trip=RoundTrip.of(
+            ws.client.host if ws.client else None,
+            ws.headers.items(),
+            transport.socket_of(ws),
+            settings.trusted_proxies,
+        ),
     )
     conn.start()
 
@@ -285,14 +292,15 @@ def _admin(room: Room, conn: Connection, msg: Admin) -> None:
 
 
 def _measure(conn: Connection, pong: Pong, t4: int) -> None:
-    """One clock-sync sample from a pong; the ping's send time is the server's own record, not the echo."""
+    """One clock-sync sample from a pong; the ping's send time is the server's own record, not the echo.
+    A pong without the client's receive and send times is not counted: a client that held it back
+    would make its link look slower than it is (and its race claims more forgivable)."""
     t1 = conn.pings.pop(pong.id, None)
     if t1 is None:
         return  # not a ping of ours (or answered twice)
     if pong.t2 is not None and pong.t3 is not None:
         conn.sync.add(t1, pong.t2, pong.t3, t4)
-    else:
-        conn.sync.add_rtt(t4 - t1)
+    conn.check_link()
 
 
 def _reject(room: Room, conn: Connection, frame_id: str, code: Code, message: str) -> None:

@@ -83,7 +83,7 @@ class Pong(_Msg):
     """Answer to a server `ping`: echo its `id` and `t`, and give your receive and send times.
 
     With `t2` and `t3` the server measures the round trip without your own delay in answering and
-    estimates your clock's offset (NTP style); without them it measures the round trip only.
+    estimates your clock's offset (NTP style); a pong without them is not counted.
     """
 
     type: Literal["pong"]

@@ -7,12 +7,18 @@ the transport, which ASGI does not expose: :func:`note` finds it on the server's
 ``send`` callable (uvicorn's WebSocket protocols carry it as ``.transport``) and keeps
 it in the connection's scope. Under a server without one, :func:`abort` reports False
 and the caller falls back to closing through ASGI.
+
+The same transport gives the socket, and with it the kernel's own estimate of the
+connection's round trip (:func:`kernel_round_trip`, Linux ``TCP_INFO``): it comes from
+the client kernel's ACKs, which a client program cannot hold back.
 """
 
 from __future__ import annotations
 
 import contextlib
 import socket
+import struct
+from dataclasses import dataclass
 from typing import Any
 
 from starlette.types import Scope, Send
@@ -45,8 +51,49 @@ caps what a client that stopped reading holds in the kernel (autotuning would gr
 
 
 def cap_send_buffer(ws: WebSocket, size: int = SEND_BUFFER_BYTES) -> None:
-    transport: Any = ws.scope.get(SCOPE_KEY)
-    sock = transport.get_extra_info("socket") if transport is not None else None
+    sock = socket_of(ws)
     if sock is not None:
         with contextlib.suppress(OSError):
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
+
+
+@dataclass(frozen=True, slots=True)
+class KernelRoundTrip:
+    """The kernel's estimates for one TCP connection, in microseconds."""
+
+    srtt_us: int
+    """Smoothed round trip."""
+    rttvar_us: int
+    """Its mean deviation."""
+    min_rtt_us: int
+    """The smallest round trip seen lately (Linux keeps a windowed minimum)."""
+
+
+_TCP_INFO = getattr(socket, "TCP_INFO", 11)
+# struct tcp_info (linux/tcp.h): tcpi_rtt and tcpi_rttvar are the u32s at bytes 68 and 72,
+# tcpi_min_rtt the u32 at byte 148 (Linux 4.6 and later).
+_RTT_AT, _MIN_RTT_AT, _INFO_BYTES = 68, 148, 152
+
+
+def kernel_round_trip(sock: socket.socket) -> KernelRoundTrip | None:
+    """The kernel's round-trip estimates of a connected TCP socket; None where the platform, the
+    socket or the kernel has none (not Linux, not TCP, a kernel without ``tcpi_min_rtt``, or no
+    round trip measured yet)."""
+    try:
+        raw = sock.getsockopt(socket.IPPROTO_TCP, _TCP_INFO, _INFO_BYTES)
+    except (OSError, ValueError):
+        return None
+    if len(raw) < _INFO_BYTES:
+        return None
+    srtt, rttvar = struct.unpack_from("=II", raw, _RTT_AT)
+    (min_rtt,) = struct.unpack_from("=I", raw, _MIN_RTT_AT)
+    if srtt == 0 or min_rtt in (0, 0xFFFFFFFF):  # nothing measured yet (the kernel's "no sample")
+        return None
+    return KernelRoundTrip(srtt, rttvar, min_rtt)
+
+
+def socket_of(ws: WebSocket) -> socket.socket | None:
+    """The TCP socket under a WebSocket, where the server exposes its transport (see :func:`note`)."""
+    transport: Any = ws.scope.get(SCOPE_KEY)
+    sock = transport.get_extra_info("socket") if transport is not None else None
+    return sock if isinstance(sock, socket.socket) or hasattr(sock, "getsockopt") else None

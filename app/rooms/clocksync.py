@@ -9,10 +9,13 @@ clock), the client receives it at ``t2`` and answers with a ``pong`` at ``t3``
 
 A window of recent samples gives the estimates: the round trip is the window's
 minimum (the path without queueing), the jitter band a high percentile minus
-that minimum, and the offset comes from the minimum-round-trip sample (the one
-least distorted by queueing). The offset drives the client's countdowns; the
-round trip and jitter bound what a reaction claim may be credited
-(:mod:`app.engines.race`).
+that minimum, at most twice the median's distance from it (a client that holds
+back a few pongs cannot widen the band: the median hardly moves), and the offset
+comes from the minimum-round-trip sample (the one least distorted by queueing).
+Only pongs with the client's receive and send times count: without them the
+client's own delay in answering could not be told from the network's. The
+offset drives the client's countdowns; the round trip and jitter bound what a
+reaction claim may be credited (:mod:`app.engines.race`).
 
 A client 5 s ahead of the room clock, on a 40 ms link with a little jitter:
 
@@ -39,8 +42,7 @@ STAMP_MS = 1.0
 @dataclass(frozen=True, slots=True)
 class Sample:
     rtt: float
-    offset: float | None
-    """None for a pong without the client's timestamps (an older client)."""
+    offset: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +69,8 @@ class ClockSync:
         self.rtt: int | None = None
         """Smallest round trip of the window (ms, rounded up), None before the first sample."""
         self.jitter: int | None = None
-        """The window's ``percentile`` round trip minus its smallest (ms, rounded up)."""
+        """The window's ``percentile`` round trip minus its smallest, at most twice its median minus
+        its smallest (ms, rounded up)."""
         self.offset: float | None = None
         """Room time minus client time (ms, 0.1 ms resolution), from the smallest-round-trip sample."""
 
@@ -96,18 +99,6 @@ class ClockSync:
             return None
         return self._add(Sample(rtt, offset))
 
-    def add_rtt(self, rtt: float) -> Sample | None:
-        """A sample from a pong without client timestamps: the round trip only.
-
-        >>> sync = ClockSync()
-        >>> _ = sync.add_rtt(48); _ = sync.add_rtt(-3)
-        >>> sync.rtt, sync.jitter, sync.offset
-        (48, 0, None)
-        """
-        if not 0 <= rtt <= MAX_RTT_MS:
-            return None
-        return self._add(Sample(float(rtt), None))
-
     def _add(self, sample: Sample) -> Sample:
         self._samples.append(sample)
         if len(self._samples) > self._window:
@@ -115,11 +106,8 @@ class ClockSync:
         rtts = sorted(s.rtt for s in self._samples)
         low = rtts[0]
         high = rtts[max(0, math.ceil(self._percentile * len(rtts)) - 1)]
+        median = rtts[len(rtts) // 2]
         self.rtt = math.ceil(low)
-        self.jitter = math.ceil(high - low)
-        timed = [s for s in self._samples if s.offset is not None]
-        if timed:
-            best = min(timed, key=lambda s: s.rtt)
-            assert best.offset is not None
-            self.offset = round(best.offset, 1)
+        self.jitter = math.ceil(min(high - low, 2 * (median - low)))
+        self.offset = round(min(self._samples, key=lambda s: s.rtt).offset, 1)
         return sample

@@ -102,6 +102,16 @@ def room_view_of(room: Room) -> dict[str, Any]:
             seats[m.seat] = {**entry, "seat": m.seat, "prefs": m.prefs, "bot": m.bot, "standin": standin}
         else:
             spectators.append(entry)
+    # Seats whose races rest on their own pongs: no connection of theirs has a round trip the
+    # server can verify (app/realtime/round_trip.py); the host decides what the table does about it.
+    reported = {
+        member.seat
+        for peer in room.viewers
+        if peer.unverifiable
+        and (member := lobby.members.get(peer.player_id)) is not None
+        and member.role == "seat"
+        and member.seat is not None
+    }
     match = None
     if game is not None:
         rec = game.rec
@@ -126,4 +136,5 @@ def room_view_of(room: Room) -> dict[str, Any]:
         "seats": seats,
         "spectators": spectators,
         "match": match,
+        "reported_links": sorted(reported),
     }

@@ -22,6 +22,15 @@ class Peer(Protocol):
     def jitter(self) -> int | None:
         """The connection's jitter band (ms) above ``rtt``, if measured yet."""
 
+    @property
+    def verified(self) -> tuple[int, int] | None:
+        """The round trip and jitter allowance (ms) the client cannot delay, if the server has one
+        (:mod:`app.realtime.round_trip`)."""
+
+    @property
+    def unverifiable(self) -> bool:
+        """True when no such round trip can come for this connection."""
+
     def written_at(self, seq: int) -> int | None:
         """Room time the first state frame numbered ``seq`` or later was written to the socket, if yet."""
 

@@ -93,7 +93,7 @@ class RaceTiming:
     def _bot_link(self, live: Sequence[str]) -> Link:
         """A bot sits at the server: no network, it saw each stimulus when it was first broadcast."""
         seen = self.first_shown
-        return Link(rtt=0, jitter=0, sent={k: seen[k] for k in live if k in seen})
+        return Link(rtt=0, jitter=0, sent={k: seen[k] for k in live if k in seen}, verified=(0, 0))
 
 
 def _link(viewer: Viewer, live: Sequence[str]) -> Link:
@@ -106,7 +106,10 @@ def _link(viewer: Viewer, live: Sequence[str]) -> Link:
         written = viewer.peer.written_at(seq)
         # A frame noted after a broadcast that did not change this view was written earlier.
         sent[key] = queued if written is None else max(written, queued)
-    return Link(rtt=viewer.peer.rtt, jitter=viewer.peer.jitter, sent=sent)
+    peer = viewer.peer
+    return Link(
+        rtt=peer.rtt, jitter=peer.jitter, sent=sent, verified=peer.verified, unverifiable=peer.unverifiable
+    )
 
 
 def _latest(link: Link) -> int:

@@ -6,6 +6,7 @@ import { h, keyedList, setAttr, setKids, setText, show, toggle } from "./dom.js"
 import { t } from "./i18n.js";
 import { optionsForm } from "./options-form.js";
 import { positions } from "./shell/ring.js";
+import { hasRaces } from "./shell/races.js";
 import { toast } from "./shell/toasts.js";
 
 export class Lobby {
@@ -29,8 +30,10 @@ export class Lobby {
     this.startBtn = h("button", { type: "button", class: "btn primary big", onclick: () => this.start() }, t("lobby.start"));
     this.publicBox = h("input", { type: "checkbox", id: "lobby-public",
       onchange: () => this.run(lobby.configure(this.code, { public: this.publicBox.checked })) });
+    this.linksNote = h("p", { class: "links-note", role: "note", hidden: true });
     this.hostBox = h("div", { class: "host-box", hidden: true },
-      h("div", { class: "field check" }, h("label", { for: "lobby-public" }, t("lobby.public")), this.publicBox));
+      h("div", { class: "field check" }, h("label", { for: "lobby-public" }, t("lobby.public")), this.publicBox),
+      this.linksNote);
     this.optionsBox = h("div", {});
     this.saveBtn = h("button", { type: "button", class: "btn", hidden: true, onclick: () => this.saveOptions() }, t("lobby.save"));
     this.spectators = h("ul", { class: "spectators" });
@@ -223,6 +226,11 @@ export class Lobby {
     this.startBtn.disabled = seated < room.min_players;
     show(this.hostBox, isHost);
     this.publicBox.checked = room.public;
+    // Where the server has no round trip a client cannot delay, races rest on each player's own
+    // pongs: the host is told, and may rank by arrival order or lower the credit cap.
+    const reported = (room.reported_links || []).map((seat) => room.seats[seat]?.name).filter(Boolean);
+    show(this.linksNote, isHost && hasRaces(room) && reported.length > 0);
+    setText(this.linksNote, reported.length ? t("lobby.reportedLinks", { names: reported.join(", ") }) : "");
 
     this.gamePanel?.update(view);
     this.listSpectators(room.spectators, (s) => s.player_id);

@@ -57,8 +57,11 @@ class FakePeer:
         rtt: int | None = None,
         jitter: int | None = None,
         write_ms: int = 0,
+        verified: tuple[int, int] | None = None,
+        unverifiable: bool = False,
     ) -> None:
         self.player_id = player_id
+        self.verified, self.unverifiable = verified, unverifiable
         self.capacity = capacity
         self.queue: list[str] = []
         self.frames: list[dict[str, Any]] = []

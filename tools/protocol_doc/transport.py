@@ -25,6 +25,9 @@ ROOM_VIEW_KEYS: dict[str, str] = {
     "max_players": "Seats at the table.",
     "seats": "One entry per seat: `null` (free) or `{player_id, name, connected, seat, prefs}`.",
     "spectators": "Watchers: `{player_id, name, connected}`.",
+    "reported_links": "Seats connected only where the server has no round trip their client cannot delay "
+    "(see the README on proxies): their races are judged by their own reported link; a host may rank "
+    "by arrival order or lower `max_credit_ms`. Their race claims carry the flag `UNVERIFIED`.",
     "match": "`null` before the first game; then `{id, seed_hash, seed, started_at, result}`: `seed` and "
     "`result` stay `null` until the game ends (check `sha256(seed) == seed_hash` then).",
 }
@@ -109,11 +112,12 @@ All server times are **room-clock** milliseconds (integers), the clock every dea
   everything, e.g. `performance.timeOrigin + performance.now()` in a browser). The server measures,
   per sample, `rtt = (t4 - t1) - (t3 - t2)` and `offset = ((t1 - t2) + (t4 - t3)) / 2` (t1 = `t`,
   t4 = when the pong arrived; room time = your time + offset). Over the last 16 samples it keeps the
-  smallest round trip (`rtt`), the jitter band (the 90th percentile minus that) and the offset of the
-  fastest sample, and sends all three in its next `ping`s. **Show every countdown as
-  `deadline - (your clock + offset)`.** The round trip and jitter bound what a reaction race may
-  credit (see the race ruling under Slap). A `pong` without `t2`/`t3` still gives a round trip
-  (including your delay in answering) but no offset.
+  smallest round trip (`rtt`), the jitter band (the 90th percentile minus that, at most twice the
+  median minus that) and the offset of the fastest sample, and sends all three in its next `ping`s.
+  **Show every countdown as `deadline - (your clock + offset)`.** The round trip and jitter bound
+  what a reaction race may credit (see the race ruling under Slap), and never above the round trip
+  the server measured on your TCP connection where it has one. A `pong` without `t2`/`t3` is not
+  counted.
 * **Client to server** (optional, if you want your own estimate). Send `ping` with `t0` = your clock;
   the server answers `pong` with `t0`, `t1` (when it received the ping) and `t2` (when it sent the
   pong). With `t3` = your clock on receipt: `offset = ((t1 - t0) + (t2 - t3)) / 2` and

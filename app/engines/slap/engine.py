@@ -124,17 +124,13 @@ def _judge(state: SlapState, move: Move, reaction_ms: int | None, key: str) -> C
     time is credited and the flip's reveal stands in for the unknown send time (NO_SYNC, NO_STIMULUS).
     """
     link = move.timing.link(move.seat) if move.timing is not None else None
-    sent, rtt, jitter = (
-        (link.sent.get(key), link.rtt, link.jitter) if link is not None else (None, None, None)
-    )
-    return race.judge(
+    return race.judge_link(
         move.seat,
         move.at,
         _reveal_time(state),
-        sent=sent,
+        link,
+        key,
         reaction_ms=reaction_ms,
-        rtt=rtt,
-        jitter=jitter,
         fairness=fairness(state.options),
     )
 
@@ -154,7 +150,7 @@ def _pending(state: SlapState, move: Move, slaps: Sequence[Claim], key: str) -> 
         link = move.timing.link(seat)
         if seat in claimed or link is None or key not in link.sent:
             continue  # slapped already, or never shown this flip (not connected): cannot win it
-        pending.append(Pending(link.sent[key], fair.reach(link.rtt, link.jitter)))
+        pending.append(Pending(link.sent[key], race.link_reach(fair, link)))
     return pending
 
 

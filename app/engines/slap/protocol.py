@@ -13,6 +13,7 @@ RACE_FLAGS = (
     race.NO_SYNC,
     race.NO_REACTION,
     race.NO_STIMULUS,
+    race.UNVERIFIED,
 )
 
 PROTOCOL = GameProtocol(
@@ -93,17 +94,23 @@ PROTOCOL = GameProtocol(
     },
     notes=f"""\
 **The race ruling.** A slap is ranked by its effective reaction time, worked out from the time the
-server wrote the reveal to *your* connection, your slap's arrival, your `reaction_ms` and your link's
-clock-sync figures. The network time your slap implies (`arrival - sent - reaction_ms`) is credited as
-long as it lies in what the clock sync observed (your round trip, up to your jitter band plus one
-frame above it) and at most `max_credit_ms`; what lies outside is not credited and the claim is
-flagged. So an honest client is judged by its own reaction time whatever its latency, and a client
-that under-reports gains at most its jitter plus one frame. Reaction times within `tie_margin_ms` are
-a tie (a seeded draw), except that a claim flagged `ABOVE_WINDOW` or `INHUMAN` loses a tie to an
-unflagged one. The race closes as soon as no seat that has not slapped could still win or tie. Each
-claim of `last.claims`: `reaction` (effective, ms after your screen showed the cards: "Ana 212 ms,
-Bo 231 ms"), `claimed` (your `reaction_ms`), `credit` (network time forgiven), `at` (the ranking
-time: `reveal_at` + `reaction`, never less than 100 ms after it), `arrival` and `flags`:
+server wrote the reveal to *your* connection, your slap's arrival, your `reaction_ms` and your
+link's clock-sync figures. The network time your slap implies (`arrival - sent - reaction_ms`) is
+credited as long as it lies in what the clock sync observed (your round trip, up to your jitter band
+plus one frame above it) and at most `max_credit_ms`; what lies outside is not credited and the
+claim is flagged. So an honest client is judged by its own reaction time whatever its latency, and a
+client that under-reports gains at most its jitter plus one frame. Where the server has a round trip
+your client cannot delay (its kernel's measure of your TCP connection, or a trusted proxy's), that
+round trip plus its jitter and one frame bounds the window; a link whose clock sync says more is
+flagged `UNVERIFIED` ("link not verified"), and a claim implying more network time than the window
+allows is credited the window's bottom. Where the server has none (a proxy that forwards none),
+every claim is flagged `UNVERIFIED` and the room lists the seat in `reported_links`. Reaction times
+within `tie_margin_ms` are a tie (a seeded draw), except that a claim flagged `ABOVE_WINDOW` or
+`INHUMAN` loses a tie to an unflagged one. The race closes as soon as no seat that has not slapped
+could still win or tie. Each claim of `last.claims`: `reaction` (effective, ms after your screen
+showed the cards: "Ana 212 ms, Bo 231 ms"), `claimed` (your `reaction_ms`), `credit` (network time
+forgiven), `at` (the ranking time: `reveal_at` + `reaction`, never less than 100 ms after it),
+`arrival` and `flags`:
 {", ".join(f"`{f}`" for f in RACE_FLAGS)}. The full ruling with every input is kept in the game's
 event log. A closed flip's `last.kind` is one of {", ".join(f"`{k.value}`" for k in FlipKind)}.""",
 )

@@ -120,7 +120,7 @@ def _expiry(state: UffdaState, offence: Offence, closes_at: int, timing: Timing 
     for seat, link in enumerate(timing.links):
         if link is None or key not in link.sent or seat in called or not _can_claim(offence, seat):
             continue
-        reach = fair.reach(link.rtt, link.jitter)
+        reach = race.link_reach(fair, link)
         latest = max(latest, link.sent[key] + (closes_at - offence.created_at) + reach)
     return min(latest, closes_at + options.race_window_ms)
 
@@ -146,20 +146,15 @@ def close_windows(state: UffdaState, ended_turn: int, at: int, timing: Timing | 
 
 def _judge(state: UffdaState, offence: Offence, move: Move, reaction_ms: int | None) -> Claim:
     """The claim's place in the race: its effective reaction time since the mistake showed."""
-    options = state.options
     link = move.timing.link(move.seat) if move.timing is not None else None
-    sent, rtt, jitter = (
-        (link.sent.get(stimulus_key(offence)), link.rtt, link.jitter) if link else (None, None, None)
-    )
-    return race.judge(
+    return race.judge_link(
         move.seat,
         move.at,
         offence.created_at,
-        sent=sent,
+        link,
+        stimulus_key(offence),
         reaction_ms=reaction_ms,
-        rtt=rtt,
-        jitter=jitter,
-        fairness=_fairness_for(options, offence, move.seat),
+        fairness=_fairness_for(state.options, offence, move.seat),
     )
 
 
@@ -175,7 +170,7 @@ def _pending(offence: Offence, move: Move, options: UffdaOptions) -> list[Pendin
     for seat, link in enumerate(move.timing.links):
         if link is None or key not in link.sent or seat in claimed or not _can_claim(offence, seat):
             continue  # in the race already, or never shown the mistake (not connected): cannot win it
-        pending.append(Pending(link.sent[key], fair.reach(link.rtt, link.jitter)))
+        pending.append(Pending(link.sent[key], race.link_reach(fair, link)))
     return pending
 
 

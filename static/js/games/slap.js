@@ -3,6 +3,7 @@
 // The server is the referee: this view only shows what it sends and sends what the player does.
 import { h, setAttr, setKids, setText, show, toggle } from "../dom.js";
 import { t } from "../i18n.js";
+import { unverified } from "../shell/races.js";
 import { COLOURS, SYMBOL, cardBack, colourCard, colourName, swatch } from "../cards.js";
 
 const OPEN = new Set(["FLIP_OPEN", "RACE"]);
@@ -266,6 +267,8 @@ class SlapTable {
       last.pairs.length ? h("p", { class: "pairs" }, t("slap.pairs", { numbers: last.pairs.join(", ") })) : null,
       rows.length ? h("ol", { class: "claims" }, rows) : null,
       last.tied.length > 1 ? h("p", { class: "tie" }, t("slap.tie", { names: listNames(last.tied, names) })) : null,
+      ...unverified(last.claims).map((seat) => h("p", { class: "unverified" },
+        t("race.unverified", { name: names[seat] || t("seat.n", { n: seat + 1 }) }))),
     ]);
     setAttr(this.ruling, "data-kind", last.kind);
   }

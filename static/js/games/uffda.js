@@ -5,6 +5,7 @@
 // player does, mistakes included (NEXT with an owed coin, a next-to-last card without UFF-DA!).
 import { h, loadStyle, setAttr, setKids, setText, show, toggle } from "../dom.js";
 import { addStrings, t } from "../i18n.js";
+import { unverified } from "../shell/races.js";
 
 loadStyle("/static/css/games/uffda.css");
 
@@ -515,7 +516,7 @@ class UffdaTable {
         || (c.kind === "uffda" && c.late && c.seat === target && e.call === "UFFDA")) && (!stimulus || c.seq > stimulus.seq));
       const winner = e.kind === "caught" ? e.seat : e.kind === "saved" ? target : null;
       // The server's ranked reaction for the winner when it sends one; else when each call arrived.
-      const claims = Array.isArray(e.claims) ? e.claims.map((c) => ({ seat: c.seat, ms: c.reaction ?? c.effective_ms ?? null }))
+      const claims = Array.isArray(e.claims) ? e.claims.map((c) => ({ seat: c.seat, ms: c.reaction ?? c.effective_ms ?? null, flags: c.flags || [] }))
         : calls.map((c) => ({ seat: c.seat, ms: c.seat === winner && typeof e.reaction === "number" ? e.reaction
           : (stimulus ? c.at - stimulus.at : null) }));
       claims.sort((a, b) => (b.seat === winner) - (a.seat === winner) || (a.ms ?? 0) - (b.ms ?? 0));
@@ -553,7 +554,8 @@ class UffdaTable {
         h("p", { class: "headline" }, head),
         rows.length ? h("ol", { class: "claims", "aria-label": t("uffda.r.after") }, rows) : null,
         r.tied.length > 1 && r.winner !== null ? h("p", { class: "tie" }, t("uffda.r.tie", { name: nameOf(names, r.winner), target })) : null,
-        gave ? h("p", { class: "gave" }, gave) : null);
+        gave ? h("p", { class: "gave" }, gave) : null,
+        ...unverified(r.claims).map((seat) => h("p", { class: "unverified" }, t("race.unverified", { name: nameOf(names, seat) }))));
     })]);
   }
 }
