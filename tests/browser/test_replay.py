@@ -1,4 +1,4 @@
-"""A finished match replayed in a real browser: linked from a table's end and the home page, stepped through."""
+"""A finished match replayed in a real browser: linked from a table's end and the home page, stepped."""
 
 from __future__ import annotations
 
