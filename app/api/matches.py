@@ -75,7 +75,10 @@ async def match_audit(match_id: MatchId, services: ServicesDep) -> MatchAuditOut
         id=game.id,
         room=game.room_code,
         game=game.engine,
-        options=game.options,
+        # Every option spelled out, defaults included: a verifier needs no copy of this server's defaults.
+        options=ENGINES[game.engine].options_model.model_validate(game.options).model_dump(mode="json")
+        if game.engine in ENGINES
+        else game.options,
         players=[
             MatchSeatOut(seat=i, name=s.get("name", ""), bot=bool(s.get("bot")), prefs=s.get("prefs") or {})
             for i, s in enumerate(game.seats)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from tests.integration.client import Api
 from tests.integration.server import ServerProcess
-from tests.integration.test_every_game import open_table, play_to_the_end
+from tests.integration.test_every_game import MAX_STEPS, open_table, play_to_the_end
 
 
 @dataclass(frozen=True)
@@ -45,8 +45,22 @@ async def start_a_match(server: ServerProcess, api: Api, game: str) -> Finished:
     return Finished(match_id, code, [c.token for c in clients])
 
 
-def played(server: ServerProcess, game: str) -> Finished:
-    """:func:`play_a_match` from synchronous code (a fixture shared by a module's tests).
+async def leave_a_match(server: ServerProcess, api: Api, game: str) -> Finished:
+    """Everyone goes once the match has begun: turn timers move for them until the seat hold runs
+    out, then stand-in bots play their seats to the end (the clock jumps from deadline to deadline)."""
+    started = await start_a_match(server, api, game)
+    for _ in range(MAX_STEPS):
+        room = (await api.call("GET", f"/api/rooms/{started.code}")).json()
+        if room["status"] == "finished":
+            return started
+        r = await api.http.post("/api/_test/clock", json={"room": started.code, "next_deadline": True})
+        assert r.status_code in (200, 409), r.text  # 409: the room is between two inputs
+    raise AssertionError(f"{game}: not finished after {MAX_STEPS} steps")
+
+
+def played(server: ServerProcess, game: str, left: bool = False) -> Finished:
+    """:func:`play_a_match` (or :func:`leave_a_match`) from synchronous code (a fixture shared by a
+    module's tests).
 
     It runs on a loop of its own in a worker thread: a fixture may be set up while a test's
     loop is running in this thread.
@@ -55,7 +69,7 @@ def played(server: ServerProcess, game: str) -> Finished:
     async def play() -> Finished:
         api = Api(server.http)
         try:
-            return await play_a_match(server, api, game)
+            return await (leave_a_match if left else play_a_match)(server, api, game)
         finally:
             await api.aclose()
 
