@@ -6,7 +6,7 @@ import ast
 import json
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,17 +17,6 @@ from tests.integration.server import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 VERIFIER = ROOT / "tools" / "verify_match.py"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    tmp = tmp_path_factory.mktemp("verify-server")
-    proc = ServerProcess(database_url=f"sqlite+aiosqlite:///{tmp / 'bordet.db'}", log_path=tmp / "server.log")
-    proc.start()
-    try:
-        yield proc
-    finally:
-        proc.stop()
 
 
 @pytest.fixture(scope="module")
