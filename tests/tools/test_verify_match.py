@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bench.audit import finished_match, load_verifier
 from tests.integration.finished import Finished, played
 from tests.integration.server import ServerProcess
 
@@ -131,3 +132,13 @@ def test_the_verifier_needs_only_the_standard_library() -> None:
     names = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     names |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
     assert names - {"__future__"} <= sys.stdlib_module_names, names - sys.stdlib_module_names
+
+
+@pytest.mark.parametrize("game", ["slap", "leekha"])
+def test_the_verifier_agrees_with_whole_random_matches_of_the_engines(game: str) -> None:
+    # Full-length matches (Leekha to 101: several deals, timeouts, throw-ins) in the API's shape.
+    verifier = load_verifier()
+    for i in range(4):
+        _, _, audit = finished_match(game, f"verify-{game}-{i}")
+        found = verifier.verify(audit)
+        assert found[-1].startswith("result equal"), found
