@@ -28,7 +28,7 @@ from app.engines import get_engine
 from app.engines.base import SeatSetup, seed_hash
 from app.engines.step import step
 from app.rooms.race_timing import RaceTiming
-from app.rooms.replay import frames
+from app.rooms.replay import Checkpoints, frames
 from app.rooms.table import event_of
 
 GAMES = {"slap": 3, "leekha": 4}
@@ -89,9 +89,10 @@ def main() -> None:
         for i in range(args.matches):
             rec, events, audit = finished_match(game, f"bench-audit-{game}-{i}")
             inputs.append(len(events))
+            checkpoints = Checkpoints()
             started = time.perf_counter()
             for start in range(0, len(events) + 1, PAGE):  # page by page, as /m/{id} asks for them
-                frames(rec, events, None, start, PAGE)
+                frames(rec, events, None, start, PAGE, checkpoints)
             replay_ms.append((time.perf_counter() - started) * 1000)
             started = time.perf_counter()
             verifier.verify(audit)

@@ -26,7 +26,7 @@ from app.db.match_queries import MatchRec, events_after, get_match, played_by
 from app.db.store import EventRec, GameRec
 from app.engines import ENGINES
 from app.rooms.errors import RoomError
-from app.rooms.replay import frames
+from app.rooms.replay import Checkpoints, frames
 
 router = APIRouter(prefix="/api", tags=["matches"], responses=error_responses(404, 409))
 
@@ -34,6 +34,8 @@ MatchId = Annotated[int, Path(ge=1, le=2**31 - 1, description="The match id (`ro
 EVENTS_DEFAULT, EVENTS_MAX = 200, 1000
 STEPS_DEFAULT, STEPS_MAX = 50, 200
 MATCHES_DEFAULT, MATCHES_MAX = 20, 100
+CHECKPOINTS = Checkpoints()
+"""A page of a replay starts from a saved state near it (finished matches never change)."""
 
 
 async def finished_match(services: ServicesDep, match_id: int) -> MatchRec:
@@ -127,7 +129,7 @@ async def match_replay(
     steps = len(events) + 1
     if start >= steps:
         raise RoomError("BAD_REQUEST", f"query.start: this replay has steps 0 to {steps - 1}.", 422)
-    page, outcome = frames(game, events, seat, start, limit)
+    page, outcome = frames(game, events, seat, start, limit, CHECKPOINTS)
     end = page[-1].step + 1
     return ReplayPageOut(
         steps=steps,
