@@ -240,7 +240,9 @@ class ReplayFrameOut(BaseModel):
     step: int = Field(description="0 is the deal; step i follows the event at position i - 1.")
     event: MatchEventOut | None
     view: dict[str, Any] = Field(description="The game view the chosen seat (or a spectator) had.")
-    hands: list[Any] = Field(description="Every seat's own hand at this step (null for a game without one).")
+    hands: list[Any] = Field(
+        description="Every seat's hidden cards at this step: its hand, Slap's face-down pile (top first)."
+    )
 
 
 class ReplayPageOut(BaseModel):

@@ -43,8 +43,8 @@ def replay(game: GameRec, events: Iterable[EventRec]) -> Any:
 class Frame:
     """One step of a replay as one seat (or a spectator, ``None``) saw it.
 
-    ``hands`` is every seat's own ``hand`` at that step (None for a game without one): only
-    ever built for a finished game, where nothing is hidden any more.
+    ``hands`` is every seat's hidden cards at that step (``Engine.hidden_cards``): only ever built
+    for a finished game, where nothing is hidden any more.
     """
 
     step: int
@@ -93,6 +93,6 @@ def frames(
     state = saved
     for i, state in enumerate(states(game, events[first : start + limit - 1], saved), start=first):
         if i >= start:
-            hands = [engine.view(state, s).get("hand") for s in range(len(game.seats))]
+            hands = [engine.hidden_cards(state, s) for s in range(len(game.seats))]
             out.append(Frame(i, engine.view(state, key), hands))
     return out, engine.result(state)

@@ -110,6 +110,13 @@ async def test_a_slap_race_is_logged_with_its_ruling_and_inputs(api: Api, slap: 
     assert all("seat" in c and "arrival" in c for c in ruling["claims"])
 
 
+async def test_a_slap_replay_shows_every_face_down_pile_after_the_end(api: Api, slap: Finished) -> None:
+    deal = (await get_json(api, f"/api/matches/{slap.id}/replay?seat=1&limit=1"))["frames"][0]
+    assert [len(pile) for pile in deal["hands"]] == [10, 10, 10]
+    assert [{card[0] for card in pile} for pile in deal["hands"]] == [{"Y"}, {"G"}, {"P"}], "one colour each"
+    assert deal["view"]["seats"][1]["pile"] == 10, "the view itself holds only how many"
+
+
 async def test_a_player_lists_their_own_matches_a_page_at_a_time(api: Api, slap: Finished) -> None:
     host = slap.tokens[0]
     r = await api.call("POST", f"/api/rooms/{slap.code}/start", host)  # the same table plays again
