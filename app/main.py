@@ -18,7 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
 
-from app.api import games, health, players, rooms, testing
+from app.api import games, health, matches, players, rooms, testing
 from app.api.body_limit import BodyLimit
 from app.api.client_address import trusted_networks
 from app.api.errors import RateLimited
@@ -129,6 +129,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(players.router)
     app.include_router(games.router)
     app.include_router(rooms.router)
+    app.include_router(matches.router)
     app.include_router(health.router)
     app.include_router(endpoint.router)
     app.include_router(metrics_endpoint.router)
@@ -143,6 +144,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/r/{code}", include_in_schema=False)
     async def room_page(code: str) -> FileResponse:
+        return FileResponse(index)
+
+    @app.get("/m/{match_id}", include_in_schema=False)
+    async def replay_page(match_id: str) -> FileResponse:
         return FileResponse(index)
 
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), name="static")

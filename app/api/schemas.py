@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, WithJsonSchema
@@ -189,3 +190,79 @@ class HealthDegraded(ErrorOut):
 
     status: str = Field(description='"degraded".')
     database: str = Field(description='"unreachable": the trivial query failed or timed out.')
+
+
+class MatchSeatOut(BaseModel):
+    seat: int
+    name: str
+    bot: bool = Field(description="A bot the host seated played this seat from the start.")
+    prefs: dict[str, Any]
+
+
+class MatchAuditOut(BaseModel):
+    """A finished match, everything needed to check it (docs/verification.md says how)."""
+
+    id: int
+    room: str
+    game: str
+    options: dict[str, Any] = Field(description="The options as the engine started with them.")
+    players: list[MatchSeatOut]
+    seed: str
+    seed_hash: str = Field(description="sha256(seed), shown to every player from the start.")
+    started_at: int = Field(description="Room-clock ms of the deal.")
+    result: dict[str, Any] | None
+    created_at: datetime
+    finished_at: datetime | None
+    events: int = Field(description="How many inputs the log holds.")
+
+
+class MatchEventOut(BaseModel):
+    seq: int
+    kind: str = Field(description='"move" (a seat\'s action), "tick" (the clock), "end" (the host ended it).')
+    seat: int | None
+    by: str = Field(
+        description='Who made it: "player", "bot" (seated by the host), "standin" (a bot playing '
+        'for a person gone past the seat hold), "clock" or "host".'
+    )
+    action: dict[str, Any] | None = Field(description="Exactly what was sent.")
+    at: int = Field(description="Room-clock ms the server took the input.")
+    rtt: int | None
+    timing: dict[str, Any] | None = Field(description="The race timing the server recorded with a move.")
+    rulings: list[dict[str, Any]] | None = Field(description="Race rulings this input produced, with inputs.")
+
+
+class MatchEventPageOut(BaseModel):
+    events: list[MatchEventOut]
+    next: int | None = Field(description="Pass as `after` for the following page; null on the last page.")
+
+
+class ReplayFrameOut(BaseModel):
+    step: int = Field(description="0 is the deal; step i follows the event at position i - 1.")
+    event: MatchEventOut | None
+    view: dict[str, Any] = Field(description="The game view the chosen seat (or a spectator) had.")
+    hands: list[Any] = Field(
+        description="Every seat's hidden cards at this step: its hand, Slap's face-down pile (top first)."
+    )
+
+
+class ReplayPageOut(BaseModel):
+    steps: int = Field(description="How many steps the whole replay has (events + 1).")
+    frames: list[ReplayFrameOut]
+    next: int | None = Field(description="Pass as `start` for the following page; null on the last page.")
+    result: dict[str, Any] | None = Field(description="The replayed outcome, on the page reaching the end.")
+
+
+class PlayedMatchOut(BaseModel):
+    id: int
+    room: str
+    game: str
+    title: str
+    status: str = Field(description='"running" or "finished" (only a finished match can be opened).')
+    seat: int
+    created_at: datetime
+    finished_at: datetime | None
+
+
+class PlayedMatchPageOut(BaseModel):
+    matches: list[PlayedMatchOut] = Field(description="Newest first.")
+    next: int | None = Field(description="Pass as `before` for the following page; null on the last page.")

@@ -138,6 +138,7 @@ class GameEvent(Base):
         # A retried client action id can never be stored twice (NULL client ids never collide).
         UniqueConstraint("game_id", "seat", "client_id"),
         CheckConstraint("kind IN ('move', 'tick', 'end')", name="kind"),
+        CheckConstraint("actor IN ('standin')", name="actor"),
     )
 
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
@@ -153,6 +154,20 @@ class GameEvent(Base):
     # ``rulings``: the race rulings the input produced (a list of objects, audit only).
     timing: Mapped[dict[str, Any] | None] = mapped_column(NullableJSON, nullable=True)
     rulings: Mapped[list[dict[str, Any]] | None] = mapped_column(NullableJSON, nullable=True)
+    # Who moved for the seat: NULL its own player (a person, or a bot the host seated there),
+    # 'standin' a bot playing for a person gone past the seat hold (the seat stays theirs).
+    actor: Mapped[str | None] = mapped_column(String(16))
+
+
+class GameSeat(Base):
+    """Who held each seat of a game: a player's own matches are listed from here."""
+
+    __tablename__ = "game_seats"
+    __table_args__ = (Index("ix_game_seats_player_id_game_id", "player_id", "game_id"),)
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
 
 
 __all__ = [
@@ -160,6 +175,7 @@ __all__ = [
     "Base",
     "Game",
     "GameEvent",
+    "GameSeat",
     "Player",
     "Room",
     "RoomMember",

@@ -51,7 +51,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from .lobby_writes import DropMember, LobbyWrite, PutMember
-from .models import Game, GameEvent, Player, Room, RoomMember, ServerKey, utcnow
+from .models import Game, GameEvent, GameSeat, Player, Room, RoomMember, ServerKey, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -313,7 +313,9 @@ class EventRec:
 
     ``at`` is room-clock ms. ``action`` is only what the client sent; what the server recorded
     about the input has its own fields: ``timing`` (a move's race timing, an object) and
-    ``rulings`` (the race rulings the input produced, a list of objects; audit only).
+    ``rulings`` (the race rulings the input produced, a list of objects; audit only). ``actor``
+    says who moved for the seat: None its own player, ``"standin"`` a bot standing in for a
+    person gone past the seat hold.
     """
 
     seq: int
@@ -325,6 +327,7 @@ class EventRec:
     client_id: str | None = None
     timing: dict[str, Any] | None = None
     rulings: list[dict[str, Any]] | None = None
+    actor: str | None = None
 
 
 def _aware(value: datetime) -> datetime:
@@ -375,6 +378,7 @@ def _event_rec(row: GameEvent) -> EventRec:
         client_id=row.client_id,
         timing=row.timing,
         rulings=row.rulings,
+        actor=row.actor,
     )
 
 
@@ -591,6 +595,9 @@ class Store:
             await _write_lobby(session, code, writes)
             session.add(game)
             await session.flush()
+            session.add_all(
+                GameSeat(game_id=game.id, seat=i, player_id=seat["player_id"]) for i, seat in enumerate(seats)
+            )
         self.observe_commit("lobby", time.perf_counter() - started)
         return _game_rec(game)
 
@@ -856,6 +863,7 @@ class EventLog:
                 "client_id": e.client_id,
                 "timing": e.timing,
                 "rulings": e.rulings,
+                "actor": e.actor,
             }
             for game_id, events, _ in appends
             for e in events

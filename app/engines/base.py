@@ -301,6 +301,13 @@ class Engine(ABC, Generic[S, OptionsT]):
         """The seats of each team with these options (None: everyone plays for themselves)."""
         return None
 
+    def hidden_cards(self, state: S, seat: int) -> list[Any] | None:
+        """The cards only ``seat`` holds out of sight (None: no such cards), shown in the replay of a
+        finished match. By default the ``hand`` of the seat's view; a game whose seats hold face-down
+        cards nobody sees, not even their owner (Slap's piles), says so itself."""
+        hand = self.view(state, seat).get("hand")
+        return list(hand) if isinstance(hand, list) else None
+
     def end_early(self, state: S, at: int) -> S:
         """The host ends the match at ``at`` (only through ``step``'s ``EndEarly``, which
         fires the deadlines before ``at`` first); games that allow it override this."""

@@ -252,17 +252,15 @@ class Room:
 
     # --- game inputs ---------------------------------------------------------
 
-    def play(self, inp: Input, client_id: str | None = None) -> None:
-        """Apply one game input through the engine's ``step`` and queue it for the log.
-
-        Raises ``IllegalAction`` for a move the rules refuse and :class:`RoomError`
-        ``SERVER_ERROR`` for anything else that goes wrong; the room is unchanged then.
-        """
+    def play(self, inp: Input, client_id: str | None = None, actor: str | None = None) -> None:
+        """Apply one game input through the engine's ``step`` and queue it for the log (``actor``: who
+        moved for the seat when not its own player). Raises ``IllegalAction`` for a move the rules
+        refuse and :class:`RoomError` ``SERVER_ERROR`` for anything else; the room is unchanged then."""
         game = self.game
         assert game is not None
         before = game.state
         try:
-            accepted = game.try_input(inp, client_id)
+            accepted = game.try_input(inp, client_id, actor)
             if accepted.state is before:
                 return  # nothing was due
             game.accept(accepted, self.races.new_rulings(before, accepted.state))
@@ -357,8 +355,10 @@ class Room:
             action = self.bots.choose(self.frames.game_view(game.state, seat))
             if action is None:
                 continue
+            actor = "standin" if seat in self.bots.standins else None  # the seat stays its person's
             try:
-                self.play(Move(seat, action, now, 0, self._timing(seat, None)), f"bot-{game.next_seq}")
+                move = Move(seat, action, now, 0, self._timing(seat, None))
+                self.play(move, f"{actor or 'bot'}-{game.next_seq}", actor)
             except IllegalAction as exc:
                 # A bot only picks from its view's legal actions; a reject here is a bot bug, not the table's.
                 log.warning("room=%s bot at seat %d tried %r: %s", self.code, seat, action, exc.code)

@@ -40,13 +40,14 @@ class Table:
     pending: list[EventRec] = field(default_factory=list)
     """Accepted inputs not committed yet, in order."""
 
-    def try_input(self, inp: Input, client_id: str | None) -> Accepted:
+    def try_input(self, inp: Input, client_id: str | None, actor: str | None = None) -> Accepted:
         """The engine's answer to ``inp`` on the current state; raises its ``IllegalAction`` (or a bug).
 
-        Nothing changes here: :meth:`accept` takes the result.
+        ``actor`` is who moved for the seat when not its own player (``"standin"``). Nothing
+        changes here: :meth:`accept` takes the result.
         """
         new = step(self.engine, self.state, inp)
-        return Accepted(new, event_of(self.next_seq, inp, client_id))
+        return Accepted(new, event_of(self.next_seq, inp, client_id, actor))
 
     def accept(self, accepted: Accepted, rulings: list[JSON]) -> EventRec:
         event = accepted.event
@@ -71,7 +72,7 @@ class Table:
         for event in events:
             before = self.state
             try:
-                accepted = self.try_input(input_of(event), event.client_id)
+                accepted = self.try_input(input_of(event), event.client_id, event.actor)
                 check(accepted.state)
                 self.accept(accepted, rulings_of(before, accepted.state))
             except Exception:
@@ -95,7 +96,7 @@ class Table:
                 self.applied.pop((ev.seat, ev.client_id), None)
 
 
-def event_of(seq: int, inp: Input, client_id: str | None) -> EventRec:
+def event_of(seq: int, inp: Input, client_id: str | None, actor: str | None = None) -> EventRec:
     """The event that logs ``inp``; raises if it holds anything the log cannot store."""
     if isinstance(inp, Tick):
         return EventRec(seq, "tick", None, None, inp.at)
@@ -104,7 +105,7 @@ def event_of(seq: int, inp: Input, client_id: str | None) -> EventRec:
     action = dict(inp.action)
     timing = None if inp.timing is None else inp.timing.to_json()
     _encodable(action)
-    return EventRec(seq, "move", inp.seat, action, inp.at, inp.rtt, client_id, timing=timing)
+    return EventRec(seq, "move", inp.seat, action, inp.at, inp.rtt, client_id, timing=timing, actor=actor)
 
 
 def input_of(event: EventRec) -> Input:

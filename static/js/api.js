@@ -70,6 +70,8 @@ export const lobby = {
   addBot: (code, seat) => api("POST", `${room(code)}/bots`, { seat }),
   teams: (code, teams) => api("PUT", `${room(code)}/teams`, { teams }),
   end: (code) => api("POST", `${room(code)}/end`),
+  /** The newest matches this player sat in: `{ matches: [...], next }`. */
+  myMatches: () => api("GET", "/api/players/me/matches?limit=10"),
 };
 
 let gamesCache = null;

@@ -50,11 +50,29 @@ export class HomePage {
         nameCard({ onDone: () => this.render() }), openRooms));
     } else {
       this.root.replaceChildren(h("div", { class: "home" }, hero,
-        h("div", { class: "home-grid" }, this.createPanel(), this.joinPanel(), openRooms)));
+        h("div", { class: "home-grid" }, this.createPanel(), this.joinPanel(), openRooms, this.matchesPanel())));
     }
     this.refresh();
     clearInterval(this.timer);
     this.timer = setInterval(() => document.visibilityState === "visible" && this.refresh(), REFRESH_MS);
+  }
+
+  /** The player's own recent matches: a finished one opens its replay, a running one its room. */
+  matchesPanel() {
+    const list = h("ul", { class: "match-list" });
+    const none = h("p", { class: "muted", hidden: true }, t("matches.none"));
+    lobby.myMatches().then(({ matches }) => {
+      if (this.destroyed) return;
+      show(none, matches.length === 0);
+      list.replaceChildren(...matches.map((m) => {
+        const finished = m.status === "finished";
+        const when = finished ? new Date(m.finished_at).toLocaleString() : t("matches.running");
+        return h("li", {}, h("a", { href: finished ? `/m/${m.id}` : `/r/${m.room}`, "data-nav": true },
+          t("matches.line", { title: m.title, room: m.room, when })));
+      }));
+    }).catch(() => show(none, true));
+    return h("section", { class: "panel my-matches", "aria-labelledby": "matches-title" },
+      h("h2", { id: "matches-title" }, t("matches.title")), list, none);
   }
 
   askName(current) {

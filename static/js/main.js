@@ -1,6 +1,7 @@
-// Entry point: a tiny router ("/" home, "/r/CODE" a room) with in-page navigation.
+// Entry point: a tiny router ("/" home, "/r/CODE" a room, "/m/ID" a finished match's replay) with in-page navigation.
 import { HomePage } from "./home.js";
 import { applyDocumentLanguage, t } from "./i18n.js";
+import { ReplayPage } from "./replay.js";
 import { RoomPage } from "./room.js";
 
 const app = document.getElementById("app");
@@ -17,7 +18,10 @@ function route() {
   page = null;
   window.scrollTo(0, 0);
   const match = location.pathname.match(/^\/r\/([A-Za-z0-9]{1,16})\/?$/);
-  page = match ? new RoomPage(app, match[1].toUpperCase(), { navigate }) : new HomePage(app, { navigate });
+  const replay = location.pathname.match(/^\/m\/([0-9]{1,10})\/?$/);
+  if (match) page = new RoomPage(app, match[1].toUpperCase(), { navigate });
+  else if (replay) page = new ReplayPage(app, replay[1], { navigate });
+  else page = new HomePage(app, { navigate });
 }
 
 document.addEventListener("click", (e) => {

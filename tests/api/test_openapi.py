@@ -83,6 +83,10 @@ ERRORS: dict[str, set[int]] = {
     "POST /api/_test/clock": {404, 409, 422},
     "POST /api/_test/seed": {404, 409, 422},
     "GET /api/_test/rooms/{code}/clock": {404},
+    "GET /api/matches/{match_id}": {404, 409, 422},
+    "GET /api/matches/{match_id}/events": {404, 409, 422},
+    "GET /api/matches/{match_id}/replay": {404, 409, 422},
+    "GET /api/players/me/matches": {401, 422},
 }
 
 
@@ -131,6 +135,7 @@ def test_the_route_table_covers_every_module_of_app_api() -> None:
         "app.api.rooms",
         "app.api.health",
         "app.api.testing",
+        "app.api.matches",
     }
     assert {op.id for op in OPERATIONS} == set(ERRORS), "ERRORS in this file must list every route"
 

@@ -16,8 +16,8 @@ from app.db import downgrade, migrate
 from app.db.models import Base
 from app.db.store import MIGRATIONS_DIR, create_engine
 
-HEAD = "0005"
-TABLES = {"players", "server_keys", "rooms", "room_members", "games", "game_events"}
+HEAD = "0006_audit"
+TABLES = {"players", "server_keys", "rooms", "room_members", "games", "game_events", "game_seats"}
 
 
 async def _inspect(url: str) -> tuple[set[str], list[Any], str | None]:

@@ -107,6 +107,7 @@ async def test_a_table_of_bots_plays_a_whole_game_and_its_log_replays_it(
     assert room.game is not None
     events = await manager.store.load_events(room.game.rec.id)
     assert events and all(e.kind == "tick" or (e.client_id or "").startswith("bot-") for e in events)
+    assert all(e.actor is None for e in events), "a seated bot plays its own seat: no stand-in"
     assert replay(room.game.rec, events) == room.game.state
     assert room.game.rec.status == "finished" and room.game.rec.result is not None
 
@@ -174,7 +175,10 @@ async def test_a_player_gone_past_the_seat_hold_is_played_by_a_bot_until_they_re
         await settle(room)
     events = await manager.store.load_events(room.game.rec.id)
     stand_in_moves = [e for e in events if e.seat == bo_seat]
-    assert stand_in_moves and all((e.client_id or "").startswith("bot-") for e in stand_in_moves)
+    # Logged as a stand-in's moves for Bo's seat, not as Bo's and not as a seated bot's.
+    assert stand_in_moves and all(e.actor == "standin" for e in stand_in_moves)
+    assert all((e.client_id or "").startswith("standin-") for e in stand_in_moves)
+    assert all(e.actor is None for e in events if e.seat is not None and e.seat != bo_seat)
 
     back = FakePeer(guest, 10_000)
     await room.call(lambda: room.connect(back, "Bo"))

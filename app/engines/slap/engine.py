@@ -225,6 +225,9 @@ class SlapEngine(Engine[SlapState, SlapOptions]):
     def view(self, state: SlapState, seat: int | None) -> JSON:
         return view(state, seat)
 
+    def hidden_cards(self, state: SlapState, seat: int) -> list[Any] | None:
+        return list(state.piles[seat])  # face down, top first: nobody sees them while the match runs
+
     # -- race capabilities -------------------------------------------------------
 
     def stimuli(self, state: SlapState) -> tuple[str, ...]:

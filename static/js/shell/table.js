@@ -14,7 +14,7 @@ export function seatNames(view, count) {
 }
 
 export class TableShell {
-  /** ctx: {conn, log} */
+  /** ctx: {conn, log, replay}: replay is set on a replay page (nothing to act on, no link to itself). */
   constructor(module, view, ctx) {
     const g = view.game;
     this.module = module;
@@ -42,10 +42,11 @@ export class TableShell {
     this.watchers = h("p", { class: "watchers" });
     this.verify = h("button", { type: "button", class: "link verify-link", hidden: true,
       onclick: () => this.view.room.match && openVerify(this.view.room.match) }, t("verify.link"));
+    this.replayLink = h("a", { class: "link replay-link", "data-nav": true, hidden: true }, t("replay.link"));
     this.el = h("section", { class: "table-shell" },
       h("div", { class: "table-bar" }, h("div", { class: "titles" }, this.title, this.sub), this.countdowns.el),
       this.felt, this.scores, ctx.log.el,
-      h("footer", { class: "table-foot" }, this.watchers, this.verify));
+      h("footer", { class: "table-foot" }, this.watchers, this.verify, this.replayLink));
   }
 
   update(view, prev) {
@@ -68,6 +69,10 @@ export class TableShell {
     setText(this.watchers, watching.length ? t("table.spectators", { names: watching.join(", ") }) : "");
     show(this.verify, Boolean(room.match));
     setText(this.verify, room.match?.seed ? t("verify.linkReady") : t("verify.link"));
+    // The end-of-game screen offers the replay (not the replay itself).
+    const replayable = room.status === "finished" && room.match && !this.ctx.replay;
+    show(this.replayLink, Boolean(replayable));
+    if (replayable) this.replayLink.setAttribute("href", `/m/${room.match.id}`);
     if (prev && prev.game) for (const text of this.module.events(prev.game, g, names)) this.ctx.log.add(text);
   }
 
