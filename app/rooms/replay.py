@@ -11,9 +11,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from app.db.store import EventRec, GameRec
-from app.engines import get_engine
 from app.engines.base import SeatSetup
 from app.engines.step import step
+from app.engines.stopped import game_engine
 from app.rooms.table import input_of
 
 
@@ -22,7 +22,7 @@ def seat_setups(seats: list[dict[str, Any]]) -> list[SeatSetup]:
 
 
 def replay(game: GameRec, events: Iterable[EventRec]) -> Any:
-    engine = get_engine(game.engine)
+    engine = game_engine(game.engine)
     options = engine.options_model.model_validate(game.options)
     state = engine.start(seat_setups(game.seats), options, game.seed, game.started_at)
     for ev in events:

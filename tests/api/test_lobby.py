@@ -223,6 +223,8 @@ async def test_creating_a_room_seats_the_host_at_seat_0_in_the_lobby(server: Ser
         "prefs": {},
         "bot": False,
         "standin": False,
+        "left": False,
+        "removed": False,
     }
     assert room["seats"][1:] == [None, None, None]
     assert room["spectators"] == []
