@@ -70,6 +70,7 @@ export const lobby = {
   addBot: (code, seat) => api("POST", `${room(code)}/bots`, { seat }),
   teams: (code, teams) => api("PUT", `${room(code)}/teams`, { teams }),
   end: (code) => api("POST", `${room(code)}/end`),
+  endGame: (code) => api("POST", `${room(code)}/end-game`),
 };
 
 let gamesCache = null;
