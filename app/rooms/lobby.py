@@ -229,6 +229,8 @@ class Lobby:
         member = self.members.get(player_id)
         if member is not None and member.role == "seat" and self.playing:
             raise RoomError("GAME_RUNNING", "You hold a seat in the running game.", 409)
+        if member is not None and member.role == "left" and self.playing:
+            return member  # watching already; the seat they left stays theirs to take back
         if member is None:
             member = self._spectator(player_id, name)
         member.role, member.seat = "spectator", None

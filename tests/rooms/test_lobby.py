@@ -128,6 +128,16 @@ def test_a_player_who_left_takes_their_own_seat_back() -> None:
     assert lobby.writes == [PutMember("bo", "seat", 1, {})]
 
 
+def test_a_player_who_left_keeps_the_seat_to_take_back_when_asking_to_watch() -> None:
+    lobby = slap_lobby()
+    lobby.join_seat("bo", "Bo", None, {})
+    lobby.start("ana")
+    lobby.leave("bo")
+    lobby.writes.clear()
+    member = lobby.watch("bo", "Bo")
+    assert (member.role, member.seat, lobby.writes) == ("left", 1, [])
+
+
 def test_the_host_leaving_a_running_game_hands_the_host_to_a_player_still_seated() -> None:
     lobby = slap_lobby()
     lobby.join_seat("bo", "Bo", None, {})
