@@ -78,6 +78,7 @@ async def visit(context: Any, url: str, ready: str) -> Visit:
     status: dict[str, int] = {}
     cached: set[str] = set()
     done: dict[str, int] = {}
+    wire: dict[str, int] = {}
 
     def sent(e: dict[str, Any]) -> None:
         urls[e["requestId"]] = e["request"]["url"]
@@ -90,6 +91,8 @@ async def visit(context: Any, url: str, ready: str) -> Visit:
 
     cdp.on("Network.requestWillBeSent", sent)
     cdp.on("Network.responseReceived", received)
+    # What came over the wire: a revalidated file shows as its cached 200 above, as a 304 here.
+    cdp.on("Network.responseReceivedExtraInfo", lambda e: wire.__setitem__(e["requestId"], e["statusCode"]))
     cdp.on("Network.requestServedFromCache", lambda e: cached.add(e["requestId"]))
     cdp.on("Network.loadingFinished", lambda e: done.__setitem__(e["requestId"], int(e["encodedDataLength"])))
     await cdp.send("Network.enable")
@@ -102,7 +105,8 @@ async def visit(context: Any, url: str, ready: str) -> Visit:
             continue
         from_cache = rid in cached
         size = 0 if from_cache else done[rid]
-        result.fetches.append(Fetch(urlsplit(full).path, status.get(rid, 0), size, from_cache))
+        code = status.get(rid, 0) if from_cache else wire.get(rid, status.get(rid, 0))
+        result.fetches.append(Fetch(urlsplit(full).path, code, size, from_cache))
     return result
 
 
