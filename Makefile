@@ -9,7 +9,7 @@ LINT_PATHS := app tests bench tools examples
 UVICORN_FLAGS := --ws-per-message-deflate false --ws-max-size 1048576
 
 .PHONY: run test lint docs image-size bench-engines bench-diff bench-load bench-fairness bench-soak \
-        bench-idle-rooms bench-startup bench-fanout bench-idle bench-audit clean
+        bench-idle-rooms bench-startup bench-fanout bench-idle bench-audit bench-repeat-visit clean
 
 # A .venv left by a Python older than 3.11, or by a `python3 -m venv` that failed half-way (Debian
 # without python3-venv leaves one without pip), would otherwise be reused for ever: make it again.
@@ -91,6 +91,9 @@ bench-idle: $(VENV)/.installed
 
 bench-audit: $(VENV)/.installed
 	$(BIN)/python -m bench.audit $(BENCH_ARGS)
+
+bench-repeat-visit: $(VENV)/.installed
+	$(BIN)/python -m bench.repeat_visit $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -13,8 +13,7 @@ from typing import Any
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
 
@@ -36,6 +35,7 @@ from app.rooms.errors import RoomError
 from app.rooms.manager import Lifecycle, RoomManager
 from app.security import TokenSigner
 from app.services import Services
+from app.static_assets import Assets
 from app.validation import forbidden_char
 
 log = logging.getLogger("bordet")
@@ -136,21 +136,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if settings.test_clock:
         app.include_router(testing.router)
 
-    index = settings.static_dir / "index.html"
+    assets = Assets(settings.static_dir)
 
-    @app.get("/", include_in_schema=False)
-    async def home() -> FileResponse:
-        return FileResponse(index)
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
+    async def home(request: Request) -> Response:
+        return assets.page(request)
 
-    @app.get("/r/{code}", include_in_schema=False)
-    async def room_page(code: str) -> FileResponse:
-        return FileResponse(index)
+    @app.api_route("/r/{code}", methods=["GET", "HEAD"], include_in_schema=False)
+    async def room_page(code: str, request: Request) -> Response:
+        return assets.page(request)
 
-    @app.get("/m/{match_id}", include_in_schema=False)
-    async def replay_page(match_id: str) -> FileResponse:
-        return FileResponse(index)
+    @app.api_route("/m/{match_id}", methods=["GET", "HEAD"], include_in_schema=False)
+    async def replay_page(match_id: str, request: Request) -> Response:
+        return assets.page(request)
 
-    app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), name="static")
+    @app.api_route("/static/{path:path}", methods=["GET", "HEAD"], include_in_schema=False)
+    async def static_file(path: str, request: Request) -> Response:
+        return assets.response(request, path)
+
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     return app
 

@@ -152,7 +152,16 @@ async def end_match(room: RoomDep, player: PlayerDep, request: Request) -> RoomO
     return room_out(request, room)
 
 
+@router.post("/{code}/end-game", response_model=RoomOut)
+async def end_game(room: RoomDep, player: PlayerDep, request: Request) -> RoomOut:
+    """The host ends the running game as it stands, whatever the game: the scores so far, no winner;
+    logged, so the result reads as ended by the host."""
+    await room.call(lambda: room.desk.end_game(player.id))
+    return room_out(request, room)
+
+
 @router.delete("/{code}/members/{player_id}", status_code=204)
 async def remove_player(player_id: str, room: RoomDep, player: PlayerDep) -> Response:
+    """The host removes a member; during a game only a player who left (a bot plays the seat on)."""
     await room.call(lambda: room.desk.remove_player(player.id, player_id))
     return Response(status_code=204)

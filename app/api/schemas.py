@@ -113,7 +113,16 @@ class SeatOut(BaseModel):
     prefs: dict[str, Any]
     bot: bool = Field(default=False, description="A bot the host seated plays this seat.")
     standin: bool = Field(
-        default=False, description="The player has been gone past the seat-hold time; a bot plays for them."
+        default=False,
+        description="A bot plays for the player: gone past the seat-hold time, or left the running game.",
+    )
+    left: bool = Field(
+        default=False,
+        description="The player left the running game; they can take the seat back (`POST .../seats`) "
+        "or the host can remove them (`DELETE .../members/{player_id}`).",
+    )
+    removed: bool = Field(
+        default=False, description="The host removed the player who left; a bot plays the seat to the end."
     )
 
 

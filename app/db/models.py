@@ -96,12 +96,12 @@ class RoomMember(Base):
     __table_args__ = (
         # Spectators have a NULL seat; NULLs never collide in a unique constraint (SQLite and PostgreSQL).
         UniqueConstraint("room_code", "seat"),
-        CheckConstraint("role IN ('seat', 'spectator')", name="role"),
+        CheckConstraint("role IN ('seat', 'spectator', 'left')", name="role"),
     )
 
     room_code: Mapped[str] = mapped_column(ForeignKey("rooms.code", ondelete="CASCADE"), primary_key=True)
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
-    role: Mapped[str] = mapped_column(String(16))  # 'seat' | 'spectator'
+    role: Mapped[str] = mapped_column(String(16))  # 'seat' | 'spectator' | 'left'
     seat: Mapped[int | None] = mapped_column(Integer)
     prefs: Mapped[dict[str, Any]] = mapped_column(JSON)
 
@@ -137,13 +137,14 @@ class GameEvent(Base):
     __table_args__ = (
         # A retried client action id can never be stored twice (NULL client ids never collide).
         UniqueConstraint("game_id", "seat", "client_id"),
-        CheckConstraint("kind IN ('move', 'tick', 'end')", name="kind"),
+        CheckConstraint("kind IN ('move', 'tick', 'end', 'stop')", name="kind"),
         CheckConstraint("actor IN ('standin')", name="actor"),
     )
 
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
-    kind: Mapped[str] = mapped_column(String(8))  # 'move' | 'tick' | 'end' (the host ended a decided match)
+    # 'move' | 'tick' | 'end' (the host ended a decided match) | 'stop' (the host ended it as it stood)
+    kind: Mapped[str] = mapped_column(String(8))
     seat: Mapped[int | None] = mapped_column(Integer)
     action: Mapped[Any] = mapped_column(NullableJSON, nullable=True)
     at: Mapped[int] = mapped_column(BigInteger)  # room-clock ms

@@ -285,7 +285,7 @@ class RoomRec:
 class MemberRec:
     player_id: str
     name: str
-    role: str  # 'seat' | 'spectator'
+    role: str  # 'seat' | 'spectator' | 'left' (left a running game; a stand-in plays the seat)
     seat: int | None
     prefs: dict[str, Any]
     bot: bool = False
@@ -309,7 +309,8 @@ class GameRec:
 
 @dataclass(frozen=True, slots=True)
 class EventRec:
-    """One logged input: ``kind`` 'move' (seat + action), 'tick', or 'end' (the host ended the match).
+    """One logged input: ``kind`` 'move' (seat + action), 'tick', 'end' (the host ended a decided
+    match) or 'stop' (the host ended the game as it stood).
 
     ``at`` is room-clock ms. ``action`` is only what the client sent; what the server recorded
     about the input has its own fields: ``timing`` (a move's race timing, an object) and

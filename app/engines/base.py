@@ -218,7 +218,8 @@ class Engine(ABC, Generic[S, OptionsT]):
 
     The optional capabilities have defaults here (a game without them keeps
     them): ``stimuli``/``rulings`` for reaction races, ``team_seats`` for
-    team games, ``end_early`` for a host's early end and ``begin_step`` for
+    team games, ``end_early`` for a host's early end of a decided match,
+    ``end_by_host`` for ending any game as it stands and ``begin_step`` for
     engines that keep a per-input log.
     """
 
@@ -312,6 +313,11 @@ class Engine(ABC, Generic[S, OptionsT]):
         """The host ends the match at ``at`` (only through ``step``'s ``EndEarly``, which
         fires the deadlines before ``at`` first); games that allow it override this."""
         raise IllegalAction("NO_EARLY_END", f"A game of {self.title} cannot be ended early.")
+
+    def end_by_host(self, state: S, at: int) -> S:
+        """The host ends the game as it stands (``step``'s ``HostEnd``); rooms run every game
+        through :func:`app.engines.stopped.stoppable`, which gives every game this."""
+        raise IllegalAction("NO_HOST_END", f"This {self.title} table cannot be ended by the host.")
 
     def begin_step(self, state: S) -> S:
         """Called by ``step`` before a move or early end (and before its deadline catch-up).

@@ -1,4 +1,4 @@
-"""The one door every input goes through: a player's move, the clock, or the host's early end.
+"""The one door every input goes through: a player's move, the clock, or the host's end.
 
 Rooms, replays, bots and tests all feed an engine through :func:`step`, so the
 checks every game shares live here once: no move after the end, only seated
@@ -50,7 +50,14 @@ class EndEarly:
     at: int
 
 
-Input = Move | Tick | EndEarly
+@dataclass(frozen=True, slots=True)
+class HostEnd:
+    """The host ends the game at ``at`` as it stands, whatever the game (scores so far, no winner)."""
+
+    at: int
+
+
+Input = Move | Tick | EndEarly | HostEnd
 """One entry of a game's input log; replaying a log through :func:`step` rebuilds the game."""
 
 S = TypeVar("S")
@@ -78,6 +85,8 @@ def step(engine: Engine[S, Any], state: S, inp: Input) -> S:
         raise _game_over()
     if isinstance(inp, EndEarly):
         return engine.end_early(_catch_up(engine, engine.begin_step(state), inp.at), inp.at)
+    if isinstance(inp, HostEnd):
+        return engine.end_by_host(_catch_up(engine, engine.begin_step(state), inp.at), inp.at)
     seat = inp.seat
     # type() rather than isinstance(): True is an int to Python, not a seat.
     if type(seat) is not int or not 0 <= seat < engine.players(state):

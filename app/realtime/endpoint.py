@@ -284,6 +284,14 @@ def _admin(room: Room, conn: Connection, msg: Admin) -> None:
         room.post_admin(conn, msg.id, lambda: room.desk.seat_bot(host, msg.seat))
     elif msg.command == "end_match":
         room.post_admin(conn, msg.id, lambda: room.desk.end_match(host))
+    elif msg.command == "end_game":
+        room.post_admin(conn, msg.id, lambda: room.desk.end_game(host))
+    elif msg.command == "remove":
+        if msg.player is None:
+            _reject(room, conn, msg.id, Code.BAD_MESSAGE, "remove needs `player`.")
+            return
+        target = msg.player
+        room.post_admin(conn, msg.id, lambda: room.desk.remove_player(host, target))
     elif msg.teams is None:
         _reject(room, conn, msg.id, Code.BAD_MESSAGE, "assign_teams needs `teams`.")
     else:

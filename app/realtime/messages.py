@@ -57,7 +57,9 @@ class Action(_Msg):
         "applied at most once.",
     )
     action: dict[str, Any] = Field(
-        description='The game action, e.g. `{"type": "slap", "flip": 7}`. An object, bounded: at most '
+        description='The game action, e.g. `{"type": "slap", "flip": 7}`; in any two-player game '
+        '`{"type": "resign"}` resigns (the other seat wins; `NOT_TWO_PLAYERS` with more seats). '
+        "An object, bounded: at most "
         f"{ACTION.max_keys} keys per object, nested at most {ACTION.max_depth} deep, lists of at most "
         f"{ACTION.max_items} items, strings of at most {ACTION.max_str} characters, integers within "
         f"±{MAX_SAFE_INT}, finite numbers; otherwise a `reject` `BAD_ACTION`."
@@ -107,14 +109,17 @@ class Admin(_Msg):
     id: ClientId = Field(
         description="Client-chosen id (1-64 chars, no control characters), echoed in the answer."
     )
-    command: Literal["seat_bot", "assign_teams", "end_match"] = Field(
+    command: Literal["seat_bot", "assign_teams", "end_match", "end_game", "remove"] = Field(
         description="seat_bot: a bot in an empty chair (`seat`, optional), before the start; "
         "assign_teams: the teams before the match (`teams`, as `PUT /api/rooms/{code}/teams`), "
-        "teammates are seated opposite; end_match: end a decided match at once."
+        "teammates are seated opposite; end_match: end a decided match at once; end_game: end the "
+        "running game as it stands, any game (scores so far, no winner; `POST .../end-game`); "
+        "remove: remove `player` (in a running game only one who left; `DELETE .../members/{id}`)."
     )
     seat: int | None = Field(
         default=None, description="seat_bot: the empty seat (omitted: the first free one)."
     )
+    player: PlayerRef | None = Field(default=None, description="remove: the player to remove.")
     teams: list[Annotated[list[PlayerRef], Field(max_length=8)]] | None = Field(
         default=None, max_length=8, description="assign_teams: player ids per team, e.g. `[[a, c], [b, d]]`."
     )
@@ -134,7 +139,7 @@ class Welcome(_Msg):
     room: str
     player_id: str
     name: str
-    role: Literal["seat", "spectator"]
+    role: Literal["seat", "spectator", "left"]
     seat: int | None
     server_time: int = Field(description="Room clock (ms) when this was sent.")
 
@@ -285,7 +290,9 @@ CODE_DOCS: dict[Code, str] = {
     "the server allows (`BORDET_SOCKETS_PER_ADDRESS`); sent at once, before any `hello` (error, then "
     "close 4029). Close another connection first.",
     Code.REMOVED: "The host removed this player from the room (error, then close 4003).",
-    Code.LEFT: "This player left the room (`POST /api/rooms/{code}/leave`); error, then close 1000.",
+    Code.LEFT: "This player left the room (`POST /api/rooms/{code}/leave`); error, then close 1000. "
+    "Leaving a running game keeps the seat in the game: a bot plays it at once, and the player takes it "
+    "back with `POST /api/rooms/{code}/seats` (or the host removes them).",
 }
 
 CLOSE_CODES: dict[int, str] = {

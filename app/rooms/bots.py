@@ -57,12 +57,15 @@ class BotSeats:
             self._chooser = bot_for(self.game)
         return self._chooser
 
-    def begin(self, bots: Iterable[int], away: Iterable[int], now: int) -> None:
-        """A game begins (or is recovered): seats of bots, and people not connected as of ``now``."""
+    def begin(
+        self, bots: Iterable[int], away: Iterable[int], now: int, standins: Iterable[int] = ()
+    ) -> None:
+        """A game begins (or is recovered): seats of bots, people not connected as of ``now``, and
+        seats a stand-in plays from the start (their player left, or was removed)."""
         self.bots = set(bots)
-        self.standins.clear()
+        self.standins = set(standins) - self.bots
         self.due.clear()
-        self.away = {seat: now for seat in away if seat not in self.bots}
+        self.away = {seat: now for seat in away if seat not in self.bots and seat not in self.standins}
         self._planned_for = None
 
     def end(self) -> None:
@@ -82,6 +85,13 @@ class BotSeats:
     def gone(self, seat: int, now: int) -> None:
         if seat not in self.bots and seat not in self.standins:
             self.away.setdefault(seat, now)
+
+    def stand_in(self, seat: int) -> None:
+        """The seat's person left the table: a stand-in plays it from now on, without a seat hold."""
+        if seat not in self.bots:
+            self.away.pop(seat, None)
+            self.standins.add(seat)
+            self._planned_for = None
 
     def back(self, seat: int) -> bool:
         """The person is connected again; True if a stand-in hands the seat back."""

@@ -4,7 +4,7 @@ Each command runs inside the room's actor (through ``Room.call`` or
 ``Room.post_admin``), between two turns. The pure :class:`~app.rooms.lobby.Lobby`
 decides and records its writes; the desk stores them in one transaction and
 only then hands the draft to the room, so a refused write leaves the room as it
-was. Starting a game and the host's early end touch the game as well.
+was. Starting a game, leaving it and the host's ends touch the game as well.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from app.db.store import GameRec
 from app.engines.base import IllegalAction, seed_hash
-from app.engines.step import EndEarly
+from app.engines.step import EndEarly, HostEnd
+from app.rooms import leaving
 from app.rooms.audience import Viewer
 from app.rooms.errors import RoomError
 from app.rooms.frames import dumps, room_view_of
@@ -97,7 +98,9 @@ class LobbyDesk:
             log.warning("room=%s could not forget spectator %s", self.room.code, player_id, exc_info=True)
 
     async def join_seat(self, player_id: str, name: str, seat: int | None, prefs: dict[str, Any]) -> Member:
-        return await self._run(lambda lobby: lobby.join_seat(player_id, name, seat, prefs))
+        member = await self._run(lambda lobby: lobby.join_seat(player_id, name, seat, prefs))
+        leaving.after_take_seat(self.room, member)
+        return member
 
     async def watch(self, player_id: str, name: str) -> Member:
         return await self._run(lambda lobby: lobby.watch(player_id, name))
@@ -114,7 +117,11 @@ class LobbyDesk:
 
     async def leave(self, player_id: str) -> None:
         await self._run(lambda lobby: lobby.leave(player_id))
-        self.room.close_peers(player_id, 1000, "LEFT", "You left the room.")
+        leaving.after_leave(self.room, player_id)
+
+    async def finish(self) -> None:
+        """The game is over: the room is finished, and whoever left it gives up its seat."""
+        await self._run(lambda lobby: lobby.finish())
 
     async def seat_bot(self, host_id: str, seat: int | None) -> Member:
         """The host puts a bot in an empty chair (before the game starts)."""
@@ -150,21 +157,20 @@ class LobbyDesk:
 
     async def end_match(self, host_id: str) -> None:
         """The host ends a decided match at once (where the game allows it); logged like any input."""
-        room = self.room
-        room.lobby.require_host(host_id)
-        if room.game is None or room.status != "playing":
-            raise RoomError("NO_GAME", "No game is running in this room.", 409)
-        try:
-            room.play(EndEarly(room.now()))
-        except IllegalAction as exc:
-            raise RoomError(exc.code, exc.message, 409) from exc
+        leaving.host_ends(self.room, host_id, EndEarly)
+
+    async def end_game(self, host_id: str) -> None:
+        """The host ends the running game as it stands, whatever the game."""
+        leaving.host_ends(self.room, host_id, HostEnd)
 
     def begin_bots(self) -> None:
-        """A game starts or is recovered: bots take their seats; people not connected are away from now."""
+        """A game starts or is recovered: bots take their seats; people not connected are away from
+        now; a stand-in plays the seats of players who left."""
         room = self.room
         seated = [m for m in room.members.values() if m.seated]
         room.bots.begin(
             bots=[m.seat for m in seated if m.bot and m.seat is not None],
             away=[m.seat for m in seated if not m.bot and m.connections == 0 and m.seat is not None],
             now=room.now(),
+            standins=leaving.stand_ins(room, room.lobby),
         )

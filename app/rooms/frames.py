@@ -97,9 +97,16 @@ def room_view_of(room: Room) -> dict[str, Any]:
     spectators = []
     for m in sorted(lobby.members.values(), key=lambda m: (m.seat if m.seat is not None else 99, m.name)):
         entry = {"player_id": m.player_id, "name": m.name, "connected": m.connections > 0 or m.bot}
-        if m.role == "seat" and m.seat is not None and m.seat < seat_count:
-            standin = playing and m.seat in room.bots.standins
-            seats[m.seat] = {**entry, "seat": m.seat, "prefs": m.prefs, "bot": m.bot, "standin": standin}
+        if m.role in ("seat", "left") and m.seat is not None and m.seat < seat_count:
+            seats[m.seat] = {
+                **entry,
+                "seat": m.seat,
+                "prefs": m.prefs,
+                "bot": m.bot,
+                "standin": playing and m.seat in room.bots.standins,
+                "left": m.role == "left",
+                "removed": False,
+            }
         else:
             spectators.append(entry)
     # Seats whose races rest on their own pongs: no connection of theirs has a round trip the
@@ -112,6 +119,20 @@ def room_view_of(room: Room) -> dict[str, Any]:
         and member.role == "seat"
         and member.seat is not None
     }
+    if playing and game is not None:
+        for seat, held in enumerate(game.rec.seats):
+            if seats[seat] is None:  # the host removed the player who left: a stand-in plays it to the end
+                seats[seat] = {
+                    "player_id": held["player_id"],
+                    "name": held["name"],
+                    "connected": True,
+                    "seat": seat,
+                    "prefs": held.get("prefs") or {},
+                    "bot": False,
+                    "standin": True,
+                    "left": True,
+                    "removed": True,
+                }
     match = None
     if game is not None:
         rec = game.rec

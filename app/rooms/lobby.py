@@ -36,7 +36,7 @@ BOT_NAMES = (
 class Member:
     player_id: str
     name: str
-    role: str  # "seat" | "spectator"
+    role: str  # "seat" | "spectator" | "left" (left a running game: a stand-in plays the seat)
     seat: int | None
     prefs: dict[str, Any] = field(default_factory=dict)
     connections: int = 0
@@ -99,7 +99,7 @@ class Lobby:
     def _spectator(self, player_id: str, name: str) -> Member:
         """A new member who watches, if the room has room for one more."""
         cap = self.max_spectators
-        if cap is not None and sum(1 for m in self.members.values() if m.role != "seat") >= cap:
+        if cap is not None and sum(1 for m in self.members.values() if m.role == "spectator") >= cap:
             raise RoomError("ROOM_CROWDED", f"At most {cap} people can watch this room at once.", 409)
         member = Member(player_id, name, "spectator", None)
         self.members[player_id] = member
@@ -154,6 +154,10 @@ class Lobby:
 
     def join_seat(self, player_id: str, name: str, seat: int | None, prefs: Mapping[str, Any]) -> Member:
         member = self.members.get(player_id)
+        if self.playing and member is not None and member.role == "left":
+            member.role = "seat"  # back in the seat they left (the stand-in hands it over)
+            self._put(member)
+            return member
         if self.playing and (member is None or member.role != "seat"):
             raise RoomError("GAME_RUNNING", "The game has started; you can watch until it ends.", 409)
         if self.playing and member is not None:
@@ -225,6 +229,8 @@ class Lobby:
         member = self.members.get(player_id)
         if member is not None and member.role == "seat" and self.playing:
             raise RoomError("GAME_RUNNING", "You hold a seat in the running game.", 409)
+        if member is not None and member.role == "left" and self.playing:
+            return member  # watching already; the seat they left stays theirs to take back
         if member is None:
             member = self._spectator(player_id, name)
         member.role, member.seat = "spectator", None
@@ -232,12 +238,17 @@ class Lobby:
         return member
 
     def leave(self, player_id: str) -> bool:
-        """The player leaves; False when a seat in a running game is kept (only the connections go)."""
+        """The player leaves; False when they leave a seat of the running game, which stays in the
+        game (its cards stay in play) for a stand-in, and for them to take back."""
         member = self.members.get(player_id)
         if member is None:
             raise RoomError("NOT_A_MEMBER", "You are not in this room.", 404)
-        if member.role == "seat" and self.playing:
-            return False  # the seat stays in the game: its cards stay in play
+        if member.role in ("seat", "left") and self.playing:
+            member.role = "left"
+            self._put(member)
+            if player_id == self.host_id:
+                self._hand_over_host()
+            return False
         self._drop(player_id)
         if player_id == self.host_id and self.members:
             self._hand_over_host()
@@ -252,7 +263,7 @@ class Lobby:
 
         Bots never host; a room left to bots keeps its old host (who can come back to it).
         """
-        people = [m for m in self.members.values() if not m.bot]
+        people = [m for m in self.members.values() if not m.bot and m.role != "left"]
         if not people:
             return
         heir = min(people, key=lambda m: (m.role != "seat", m.seat or 0, m.name))
@@ -267,8 +278,10 @@ class Lobby:
         if member is None:
             raise RoomError("NOT_A_MEMBER", "That player is not in this room.", 404)
         if member.role == "seat" and self.playing:
-            raise RoomError("GAME_RUNNING", "A seated player cannot be removed during a game.", 409)
-        self._drop(target_id)
+            raise RoomError(
+                "GAME_RUNNING", "A seated player cannot be removed during a game, only one who left.", 409
+            )
+        self._drop(target_id)  # a seat they left stays with its stand-in to the end
 
     def configure(self, host_id: str, options: Mapping[str, Any] | None, public: bool | None) -> None:
         self.require_host(host_id)
@@ -294,6 +307,14 @@ class Lobby:
         self._move_seats({m.player_id: i for i, m in enumerate(seated) if m.seat != i})
         self.set_status("playing")
         return seated
+
+    def finish(self) -> None:
+        """The game ended: whoever left it no longer holds its seat (they watch if they are here)."""
+        for member in self.members.values():
+            if member.role == "left":
+                member.role, member.seat = "spectator", None
+                self._put(member)
+        self.set_status("finished")
 
     def set_status(self, status: str) -> None:
         self.status = status

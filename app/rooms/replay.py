@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.db.store import EventRec, GameRec
-from app.engines import get_engine
 from app.engines.base import JSON, Outcome, SeatSetup
 from app.engines.step import step
+from app.engines.stopped import game_engine
 from app.rooms.table import input_of
 
 
@@ -25,7 +25,7 @@ def seat_setups(seats: list[dict[str, Any]]) -> list[SeatSetup]:
 
 def states(game: GameRec, events: Iterable[EventRec], state: Any = None) -> Iterator[Any]:
     """The state as dealt (or ``state``, when the caller starts further on), then after each event."""
-    engine = get_engine(game.engine)
+    engine = game_engine(game.engine)
     if state is None:
         options = engine.options_model.model_validate(game.options)
         state = engine.start(seat_setups(game.seats), options, game.seed, game.started_at)
@@ -87,7 +87,7 @@ def frames(
 ) -> tuple[list[Frame], Outcome]:
     """Steps ``start`` to ``start + limit - 1`` (step 0 is the deal, step ``i`` follows event ``i - 1``)
     through the room's own ``step`` and views, and the outcome of the last step reached."""
-    engine = get_engine(game.engine)
+    engine = game_engine(game.engine)
     first, saved = checkpoints.before(game, events, start) if checkpoints else (0, None)
     out: list[Frame] = []
     state = saved

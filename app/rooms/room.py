@@ -23,9 +23,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from app.db.store import EventLog, Store
-from app.engines import get_engine
 from app.engines.base import JSON, Engine, IllegalAction, Move, Timing
 from app.engines.step import Input, Tick
+from app.engines.stopped import game_engine
 from app.observability.metrics import IGNORED, RoomMetrics
 from app.rooms.audience import Viewer
 from app.rooms.bots import BotPace, BotSeats
@@ -72,7 +72,7 @@ class Room:
     ) -> None:
         self.code = code
         self.metrics = metrics
-        self.engine: Engine[Any, Any] = get_engine(game)
+        self.engine: Engine[Any, Any] = game_engine(game)
         self.game_name = game
         self.lobby = Lobby(self.engine, options=options, public=public, host_id=host_id, status=status)
         self.lobby.max_spectators = max_spectators
@@ -393,12 +393,11 @@ class Room:
             return
         try:
             finished = await self.store.finish_game(game.rec.id, outcome.to_json())
-            await self.store.update_room(self.code, status="finished")
+            await self.desk.finish()
         except Exception:  # tried again next turn; the game is over in the log already
             log.exception("room=%s could not mark the game finished", self.code)
             return
         game.rec = finished
-        self.lobby.status = "finished"
         self.bots.end()
         self.frames.invalidate()
 

@@ -17,7 +17,7 @@ import orjson
 
 from app.db.store import EventRec, GameRec
 from app.engines.base import JSON, Engine, Move, Timing
-from app.engines.step import EndEarly, Input, Tick, step
+from app.engines.step import EndEarly, HostEnd, Input, Tick, step
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +102,8 @@ def event_of(seq: int, inp: Input, client_id: str | None, actor: str | None = No
         return EventRec(seq, "tick", None, None, inp.at)
     if isinstance(inp, EndEarly):
         return EventRec(seq, "end", None, None, inp.at)
+    if isinstance(inp, HostEnd):
+        return EventRec(seq, "stop", None, None, inp.at)
     action = dict(inp.action)
     timing = None if inp.timing is None else inp.timing.to_json()
     _encodable(action)
@@ -114,6 +116,8 @@ def input_of(event: EventRec) -> Input:
         return Tick(event.at)
     if event.kind == "end":
         return EndEarly(event.at)
+    if event.kind == "stop":
+        return HostEnd(event.at)
     assert event.seat is not None and event.action is not None
     timing = Timing.from_json(event.timing) if event.timing else None
     return Move(seat=event.seat, action=event.action, at=event.at, rtt=event.rtt, timing=timing)

@@ -72,6 +72,7 @@ export const lobby = {
   end: (code) => api("POST", `${room(code)}/end`),
   /** The newest matches this player sat in: `{ matches: [...], next }`. */
   myMatches: () => api("GET", "/api/players/me/matches?limit=10"),
+  endGame: (code) => api("POST", `${room(code)}/end-game`),
 };
 
 let gamesCache = null;

@@ -102,7 +102,7 @@ export class RoomPage {
     if (view.game && this.module) {
       if (!this.shell || this.shell.key !== shellKey(view)) {
         this.shell?.destroy();
-        this.shell = new TableShell(this.module, view, { conn: this.conn, log: this.log });
+        this.shell = new TableShell(this.module, view, { conn: this.conn, log: this.log, me: this.me.id });
         this.tableBox.replaceChildren(this.shell.el);
         this.shell.update(view, null);
       } else this.shell.update(view, prev);

@@ -6,21 +6,18 @@ Game timers run on the server's manual clock, moved through ``POST /api/_test/cl
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
-import json
 import random
 import re
 from typing import Any
 
 import httpx
 import pytest
-from websockets.exceptions import ConnectionClosed
 
 from app.engines.slap.options import SlapOptions
 from app.rooms.manager import CODE_ALPHABET, CODE_LENGTH
 from app.security import TokenSigner
-from tests.integration.client import TIMEOUT, Api, Client
+from tests.integration.client import Api, Client, frames_until_closed
 from tests.integration.server import ServerProcess
 from tests.integration.slap_driver import step, sync_all
 
@@ -76,22 +73,6 @@ async def started_pair(api: Api, options: Json | None = None) -> tuple[Json, Jso
     await api.sit(bo["token"], code)
     await api.start(ana["token"], code)
     return ana, bo, code
-
-
-async def frames_until_closed(client: Client) -> tuple[list[Json], int | None]:
-    """Every frame the server still sends, read raw until it closes the socket; and the close code.
-
-    Raw reads: ``Client.recv`` answers pings, and a pong sent after the server's close
-    frame would fail before the frames already received were read.
-    """
-    ws = client.ws
-    assert ws is not None
-    frames: list[Json] = []
-    with pytest.raises(ConnectionClosed):
-        async with asyncio.timeout(TIMEOUT):
-            while True:
-                frames.append(json.loads(await ws.recv()))
-    return frames, ws.close_code
 
 
 def errors_in(frames: list[Json]) -> list[str]:
@@ -223,6 +204,8 @@ async def test_creating_a_room_seats_the_host_at_seat_0_in_the_lobby(server: Ser
         "prefs": {},
         "bot": False,
         "standin": False,
+        "left": False,
+        "removed": False,
     }
     assert room["seats"][1:] == [None, None, None]
     assert room["spectators"] == []

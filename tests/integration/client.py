@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 from app.rooms.diff import apply_patch
 from tests.integration.server import ServerProcess
@@ -219,6 +220,23 @@ class Api:
         """Move the manual clock to the room's next timer (some deadlines are not in the view)."""
         r = await self.http.post("/api/_test/clock", json={"room": code, "next_deadline": True})
         r.raise_for_status()
+
+
+async def frames_until_closed(client: Client) -> tuple[list[dict[str, Any]], int | None]:
+    """Every frame the server still sends, read raw until it closes the socket; and the close code.
+
+    Raw reads: ``Client.recv`` answers pings, and a pong sent after the server's close
+    frame would fail before the frames already received were read.
+    """
+    ws = client.ws
+    assert ws is not None
+    frames: list[dict[str, Any]] = []
+    try:
+        async with asyncio.timeout(TIMEOUT):
+            while True:
+                frames.append(json.loads(await ws.recv()))
+    except ConnectionClosed:
+        return frames, ws.close_code
 
 
 async def crash_and_restart(server: ServerProcess, clients: list[Client]) -> ServerProcess:

@@ -113,7 +113,62 @@ def test_a_seat_in_a_running_game_is_kept_when_its_player_leaves() -> None:
     lobby.start("ana")
     lobby.writes.clear()
     assert lobby.leave("bo") is False
-    assert lobby.members["bo"].seat == 1 and lobby.writes == []
+    assert lobby.members["bo"].seat == 1 and lobby.members["bo"].role == "left"
+    assert lobby.writes == [PutMember("bo", "left", 1, {})]
+
+
+def test_a_player_who_left_takes_their_own_seat_back() -> None:
+    lobby = slap_lobby()
+    lobby.join_seat("bo", "Bo", None, {})
+    lobby.start("ana")
+    lobby.leave("bo")
+    lobby.writes.clear()
+    member = lobby.join_seat("bo", "Bo", None, {})
+    assert (member.role, member.seat) == ("seat", 1)
+    assert lobby.writes == [PutMember("bo", "seat", 1, {})]
+
+
+def test_a_player_who_left_keeps_the_seat_to_take_back_when_asking_to_watch() -> None:
+    lobby = slap_lobby()
+    lobby.join_seat("bo", "Bo", None, {})
+    lobby.start("ana")
+    lobby.leave("bo")
+    lobby.writes.clear()
+    member = lobby.watch("bo", "Bo")
+    assert (member.role, member.seat, lobby.writes) == ("left", 1, [])
+
+
+def test_the_host_leaving_a_running_game_hands_the_host_to_a_player_still_seated() -> None:
+    lobby = slap_lobby()
+    lobby.join_seat("bo", "Bo", None, {})
+    lobby.start("ana")
+    assert lobby.leave("ana") is False
+    assert lobby.host_id == "bo"
+
+
+def test_only_a_player_who_left_can_be_removed_during_a_game() -> None:
+    lobby = slap_lobby()
+    lobby.join_seat("bo", "Bo", None, {})
+    lobby.join_seat("cy", "Cy", None, {})
+    lobby.start("ana")
+    with pytest.raises(RoomError) as refused:
+        lobby.remove_player("ana", "bo")
+    assert refused.value.code == "GAME_RUNNING"
+    lobby.leave("bo")
+    lobby.remove_player("ana", "bo")
+    assert "bo" not in lobby.members
+
+
+def test_whoever_left_gives_up_the_seat_when_the_game_finishes() -> None:
+    lobby = slap_lobby()
+    lobby.join_seat("bo", "Bo", None, {})
+    lobby.start("ana")
+    lobby.leave("bo")
+    lobby.writes.clear()
+    lobby.finish()
+    bo = lobby.members["bo"]
+    assert (bo.role, bo.seat, lobby.status) == ("spectator", None, "finished")
+    assert lobby.writes == [PutMember("bo", "spectator", None, {}), PutRoom(status="finished")]
 
 
 def test_starting_renumbers_the_seats_from_zero_freeing_each_seat_first() -> None:

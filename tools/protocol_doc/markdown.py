@@ -18,7 +18,8 @@ FIELD_NOTES: dict[tuple[str, str], str] = {
     ("Welcome", "room"): "The room code.",
     ("Welcome", "player_id"): "Your player id (as in the view's `seats` and `spectators`).",
     ("Welcome", "name"): "Your display name.",
-    ("Welcome", "role"): "Whether you hold a seat or watch.",
+    ("Welcome", "role"): "Whether you hold a seat or watch; `left`: you left the running game and watch "
+    "while a bot plays your seat, until you take it back (`POST /api/rooms/{code}/seats`).",
     ("Welcome", "seat"): "Your seat number, or `null` for a spectator.",
     ("Patch", "seq"): "Exactly one more than the previous `snapshot`/`patch` on this connection.",
     ("Patch", "ops"): "RFC 6902 operations (`add`, `remove`, `replace`) on the view; apply in order.",

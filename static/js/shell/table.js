@@ -4,6 +4,7 @@
 import { h, setKids, setText, show, toggle } from "../dom.js";
 import { t } from "../i18n.js";
 import { Countdowns } from "./countdown.js";
+import { TableControls } from "./leaving.js";
 import { Ring } from "./ring.js";
 import { scoreTable } from "./scores.js";
 import { announce } from "./toasts.js";
@@ -14,7 +15,7 @@ export function seatNames(view, count) {
 }
 
 export class TableShell {
-  /** ctx: {conn, log, replay}: replay is set on a replay page (nothing to act on, no link to itself). */
+  /** ctx: {conn, log, me, replay}: replay is set on a replay page (nothing to act on, no link to itself). */
   constructor(module, view, ctx) {
     const g = view.game;
     this.module = module;
@@ -32,6 +33,7 @@ export class TableShell {
       announce,
     });
     this.countdowns = new Countdowns(() => ctx.conn.now());
+    this.controls = new TableControls({ conn: ctx.conn, me: ctx.me });
     this.title = h("h1", { class: "table-title" });
     this.sub = h("p", { class: "table-sub" });
     this.felt = h("div", { class: `felt n${this.count}` }, h("div", { class: "center" }, this.table.center));
@@ -45,7 +47,7 @@ export class TableShell {
     this.replayLink = h("a", { class: "link replay-link", "data-nav": true, hidden: true }, t("replay.link"));
     this.el = h("section", { class: "table-shell" },
       h("div", { class: "table-bar" }, h("div", { class: "titles" }, this.title, this.sub), this.countdowns.el),
-      this.felt, this.scores, ctx.log.el,
+      this.controls.el, this.felt, this.scores, ctx.log.el,
       h("footer", { class: "table-foot" }, this.watchers, this.verify, this.replayLink));
   }
 
@@ -64,6 +66,7 @@ export class TableShell {
     this.ring.update(view, this.you, (seat) => this.module.stats(g, seat));
     this.table.update(view, prev && prev.game ? prev : null);
     this.countdowns.update(this.module.timers(g, names));
+    this.controls.update(view);
     this.updateScores(g, names);
     const watching = room.spectators.map((s) => s.name);
     setText(this.watchers, watching.length ? t("table.spectators", { names: watching.join(", ") }) : "");
