@@ -141,9 +141,17 @@ def stoppable(engine: Engine[Any, Any]) -> Stoppable:
     """``engine`` as rooms and replays run it: the same game, which the host can end and a seat resign."""
     wrapped = _WRAPPED.get(engine.name)
     if wrapped is None or wrapped.inner is not engine:
-        # The game's class attributes (name, seats, options model) on a class of its own.
-        attrs = ("name", "title", "min_players", "max_players", "options_model", "prefs_model", "protocol")
-        cls = type(f"Stoppable{type(engine).__name__}", (Stoppable,), {a: getattr(engine, a) for a in attrs})
+        # The game's class attributes (name, seats, options model, protocol) on a class of its own.
+        attrs = {
+            "name": engine.name,
+            "title": engine.title,
+            "min_players": engine.min_players,
+            "max_players": engine.max_players,
+            "options_model": engine.options_model,
+            "prefs_model": engine.prefs_model,
+            "protocol": engine.protocol,
+        }
+        cls = type(f"Stoppable{type(engine).__name__}", (Stoppable,), attrs)
         wrapped = _WRAPPED[engine.name] = cls(engine)
     return wrapped
 
