@@ -9,7 +9,8 @@ ready actions: it leaves those out). Needs only the standard library and the `we
 
 `--server` names the server (default http://localhost:8000).
 
-It prints one line when the game ends: `finished <room> acked=<n> rejected=<n> result=<json>`.
+It prints `seated <room> <seat>` once it has a seat in someone's room, and one line when the game ends:
+`finished <room> acked=<n> rejected=<n> result=<json>`.
 """
 
 from __future__ import annotations
@@ -100,7 +101,8 @@ def main() -> None:
     token = call(args.server, "POST", "/api/players", body={"name": args.name})["token"]
     if args.room:
         code = args.room
-        call(args.server, "POST", f"/api/rooms/{code}/seats", token, {})
+        seat = call(args.server, "POST", f"/api/rooms/{code}/seats", token, {})["seat"]
+        print(f"seated {code} {seat}", flush=True)
     else:
         body = {"game": args.game, "options": json.loads(args.options)}
         room = call(args.server, "POST", "/api/rooms", token, body)

@@ -89,3 +89,32 @@ def test_the_bot_plays_a_whole_game(real_clock_server: ServerProcess, game: str)
     room = httpx.get(f"{real_clock_server.http}/api/rooms/{code}").json()
     assert room["status"] == "finished" and room["game"] == game
     assert room["seats"][0]["name"] == "Robo"
+
+
+@pytest.mark.slow
+def test_the_bot_takes_a_seat_in_someone_s_room_and_plays_it(real_clock_server: ServerProcess) -> None:
+    http = httpx.Client(base_url=real_clock_server.http)
+    host = http.post("/api/players", json={"name": "Hosta"}).json()
+    auth = {"Authorization": f"Bearer {host['token']}"}
+    room = http.post("/api/rooms", json={"game": "slap", "options": SHORT["slap"]}, headers=auth).json()
+    bot = subprocess.Popen(
+        [sys.executable, str(BOT), "--server", real_clock_server.http, "--room", room["code"], "--seed", "3"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert bot.stdout is not None
+        seated = bot.stdout.readline().split()
+        assert seated[:2] == ["seated", room["code"]] and seated[2] == "1", seated
+        assert http.post(f"/api/rooms/{room['code']}/start", headers=auth).status_code == 200
+        out, err = bot.communicate(timeout=240)
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+            bot.wait()
+        http.close()
+    assert bot.returncode == 0, err[-3000:]
+    word, code, acked, _rejected, _result = out.strip().splitlines()[-1].split(" ", 4)
+    assert (word, code) == ("finished", room["code"])
+    assert int(acked.removeprefix("acked=")) > 0, "the bot never made an accepted move"

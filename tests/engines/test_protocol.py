@@ -1,5 +1,6 @@
-"""Each engine's protocol declaration (``Engine.protocol``) matches the engine: its real views, its
-``legal`` lists, its phases and the rule codes in its source; and the document renders each game."""
+"""Each engine's protocol declaration (``Engine.protocol``, app/engines/protocol.py) matches the engine:
+its real views, its ``legal`` lists, its phases, its parser and the rule codes in its source; and the
+document renders each game."""
 
 from __future__ import annotations
 
