@@ -89,6 +89,9 @@ class Room(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # Last put away after use (see app.rooms.manager): a lobby untouched for long expires.
     touched_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The fencing number of the process that owns the room when several share the rooms through
+    # Redis (app.cluster); 0 with one process. Events carrying another number are refused.
+    fence: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
 
 
 class RoomMember(Base):
@@ -153,6 +156,8 @@ class GameEvent(Base):
     # ``rulings``: the race rulings the input produced (a list of objects, audit only).
     timing: Mapped[dict[str, Any] | None] = mapped_column(NullableJSON, nullable=True)
     rulings: Mapped[list[dict[str, Any]] | None] = mapped_column(NullableJSON, nullable=True)
+    # The writer's fencing number (migration 0006_redis); NULL with one process, never checked.
+    fence: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
 
 __all__ = [

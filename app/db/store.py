@@ -45,7 +45,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 
@@ -665,6 +665,8 @@ class EventLog:
         self._clocks: dict[int, int] = {}
         self._clocks_due: float | None = None
         self._in_flight: list[_Append] = []
+        self._fences: dict[int, int] = {}
+        """The fence each game's rows carry (games of rooms held under a lease only)."""
         self._wakeup = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
@@ -705,8 +707,13 @@ class EventLog:
         finally:
             self._task = None
 
-    async def append(self, game_id: int, events: Sequence[EventRec]) -> None:
-        """Queue ``events`` of one game and return once they are committed (or raise the DB error)."""
+    async def append(self, game_id: int, events: Sequence[EventRec], fence: int | None = None) -> None:
+        """Queue ``events`` of one game and return once they are committed (or raise the DB error).
+
+        ``fence``: the writer's ownership number when several processes share the rooms
+        (:mod:`app.cluster`); the database refuses the rows if the room has a newer owner."""
+        if fence is not None:
+            self._fences[game_id] = fence
         if not self.running:
             raise RuntimeError("EventLog is not running (call start() first)")
         batch = tuple(events)
@@ -716,6 +723,10 @@ class EventLog:
         self._pending.append((game_id, batch, future))
         self._wakeup.set()
         await future
+
+    def forget_fence(self, game_id: int) -> None:
+        """The game's room left this process: its rows are no longer written from here."""
+        self._fences.pop(game_id, None)
 
     def note_clock(self, game_id: int, at: int) -> None:
         """Checkpoint: game ``game_id``'s room clock has reached ``at`` ms. Returns at once.
@@ -800,6 +811,7 @@ class EventLog:
     async def _insert(self, appends: Sequence[_Append], clocks: dict[int, int] | None = None) -> None:
         """One transaction: the appends' rows, then the noted games' ``clock_at`` raised."""
         raise_to = clocks or {}
+        fences = self._fences
         rows = [
             {
                 "game_id": game_id,
@@ -812,6 +824,7 @@ class EventLog:
                 "client_id": e.client_id,
                 "timing": e.timing,
                 "rulings": e.rulings,
+                "fence": fences.get(game_id),
             }
             for game_id, events, _ in appends
             for e in events
@@ -863,11 +876,11 @@ class EventLog:
     async def _write_appends(self, appends: list[_Append]) -> None:
         try:
             await self._insert(appends)
-        except IntegrityError as exc:
-            if len(appends) == 1:
-                self._fail_all(appends, exc)
-            else:
+        except DBAPIError as exc:
+            if len(appends) > 1 and (isinstance(exc, IntegrityError) or _refused_rows(exc)):
                 await self._write_one_by_one(appends)
+            else:
+                self._fail_all(appends, exc)
         except Exception as exc:
             self._fail_all(appends, exc)
         else:
@@ -899,6 +912,16 @@ class EventLog:
         self.failed_appends += len(appends)
         for _, _, future in appends:
             _fail(future, error)
+
+
+STALE_OWNER = "BF001"
+"""SQLSTATE of rows written under a fence their room no longer has (migration 0006_redis)."""
+
+
+def _refused_rows(exc: DBAPIError) -> bool:
+    """The database refused some rows of the batch (not the batch as such): one owner's rows
+    written after another process took its room over."""
+    return getattr(exc.orig, "sqlstate", None) == STALE_OWNER
 
 
 def _fail(future: asyncio.Future[None], error: BaseException) -> None:
