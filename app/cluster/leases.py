@@ -72,7 +72,9 @@ class Leases:
 
     async def claim(self, code: str) -> Lease:
         """The room's lease: ours (taken now, or renewed) if it was free or ours, else its owner's."""
-        owner, fence = await self._claim(keys=[self.key(code), self._fence_key(code)], args=[self.process, self.ttl_ms])
+        owner, fence = await self._claim(
+            keys=[self.key(code), self._fence_key(code)], args=[self.process, self.ttl_ms]
+        )
         return Lease(owner.decode() if isinstance(owner, bytes) else str(owner), int(fence))
 
     async def holder(self, codes: Iterable[str]) -> dict[str, Lease | None]:

@@ -56,7 +56,9 @@ async def _game(store: Store, code: str) -> int:
 
 
 def _move(seq: int) -> EventRec:
-    return EventRec(seq=seq, kind="move", seat=0, action={"type": "flip"}, at=seq, rtt=None, client_id=f"c{seq}")
+    return EventRec(
+        seq=seq, kind="move", seat=0, action={"type": "flip"}, at=seq, rtt=None, client_id=f"c{seq}"
+    )
 
 
 async def test_a_process_whose_room_was_taken_over_cannot_append(
@@ -74,7 +76,9 @@ async def test_a_process_whose_room_was_taken_over_cannot_append(
     assert [e.client_id for e in await pg_store.load_events(game)] == ["c1", "c2"]
 
 
-async def test_a_stale_append_fails_alone_in_its_batch(pg_store: Store, two_logs: tuple[EventLog, EventLog]) -> None:
+async def test_a_stale_append_fails_alone_in_its_batch(
+    pg_store: Store, two_logs: tuple[EventLog, EventLog]
+) -> None:
     log, _ = two_logs
     kept, lost = await _game(pg_store, "FENCE2"), await _game(pg_store, "FENCE3")
     await raise_fence(pg_store, "FENCE2", 1)

@@ -1,0 +1,85 @@
+"""Several real server processes sharing one PostgreSQL database and one real Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+from redis.asyncio import Redis
+
+from tests.integration.conftest import PG_ADMIN_DSN, _pg_exec, _pg_reachable
+from tests.integration.server import ServerProcess
+
+REDIS_URL = os.environ.get("BORDET_TEST_REDIS", "redis://127.0.0.1:6379/0")
+LEASE_S = "1.5"
+"""Short leases, so a killed process's rooms move on quickly."""
+
+
+async def _redis_problem() -> str | None:
+    redis = Redis.from_url(REDIS_URL)
+    try:
+        await redis.ping()
+    except Exception as exc:
+        return f"Redis not reachable at {REDIS_URL}: {exc}"
+    finally:
+        await redis.aclose()
+    return None
+
+
+@pytest.fixture
+def redis_prefix() -> Iterator[str]:
+    """A key prefix of this test's own (the Redis is shared), its keys deleted afterwards."""
+    problem = asyncio.run(_redis_problem())
+    if problem:
+        pytest.skip(problem)
+    prefix = f"bordet-test-{secrets.token_hex(4)}"
+    yield prefix
+
+    async def clean() -> None:
+        redis = Redis.from_url(REDIS_URL)
+        keys = [k async for k in redis.scan_iter(f"{prefix}:*")]
+        if keys:
+            await redis.delete(*keys)
+        await redis.aclose()
+
+    asyncio.run(clean())
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A new PostgreSQL database (several processes need PostgreSQL), dropped afterwards."""
+    problem = _pg_reachable()
+    if problem:
+        pytest.skip(problem)
+    name = f"bordet_cl_{secrets.token_hex(4)}"
+    asyncio.run(_pg_exec(f'CREATE DATABASE "{name}"'))
+    base = PG_ADMIN_DSN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://")
+    try:
+        yield f"{base}/{name}"
+    finally:
+        asyncio.run(_pg_exec(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture
+def cluster(pg_url: str, redis_prefix: str, tmp_path: Path) -> Iterator[list[ServerProcess]]:
+    """Three server processes on free ports, one database, one Redis."""
+    env = {"BORDET_REDIS_URL": REDIS_URL, "BORDET_REDIS_PREFIX": redis_prefix, "BORDET_LEASE_S": LEASE_S}
+    servers = [ServerProcess(pg_url, env=env, log_path=tmp_path / f"server{i}.log") for i in range(3)]
+    try:
+        for server in servers:
+            server.start()
+        yield servers
+    finally:
+        for server in servers:
+            server.stop()
+
+
+@pytest.fixture
+async def redis(redis_prefix: str) -> AsyncIterator[Redis]:
+    client = Redis.from_url(REDIS_URL)
+    yield client
+    await client.aclose()
