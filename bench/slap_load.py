@@ -354,6 +354,8 @@ class Stats:
     lat_all: dict[str, list[float]] = field(default_factory=lambda: {"nu": [], "slap": []})
     lat_actor: list[float] = field(default_factory=list)
     lat_ack: list[float] = field(default_factory=list)
+    lat_ack_by_route: dict[str, list[float]] = field(default_factory=lambda: {"owner": [], "relayed": []})
+    """With --also-url: send -> ack of actors connected to their room's owner, or to another process."""
     sent: Counter[str] = field(default_factory=Counter)
     accepted: Counter[str] = field(default_factory=Counter)
     rejects: Counter[str] = field(default_factory=Counter)
@@ -488,6 +490,7 @@ class Table:
         if p.measured:
             self.stats.accepted[p.kind] += 1
             self.stats.lat_ack.append((t - p.sent) / NS)
+            self.stats.lat_ack_by_route["owner" if actor.at_owner else "relayed"].append((t - p.sent) / NS)
             own = p.seen[i]
             if own is not None:
                 self.stats.lat_actor.append((own - p.sent) / NS)
@@ -551,6 +554,8 @@ class Bot:
         self.ws_url = ws_url
         self.compression = compression
         self.restart = restart
+        self.at_owner = True
+        """Connected to the process holding its room (the one it was created on), not relayed."""
         self.stats = table.stats
         self.ws: ClientConnection | None = None
         self.view: dict[str, Any] | None = None
@@ -773,6 +778,7 @@ class Args:
     warmup: float
     grace: float
     url: str | None
+    also_urls: list[str]
     server_pid: int | None
     database_url: str | None
     pin: bool
@@ -819,18 +825,23 @@ async def drive(
     args: Args, base: str, server_pid: int | None, alive: Callable[[], bool], result: Result
 ) -> None:
     stats = result.stats
-    ws_base = "ws" + base[len("http") :]
+    # With --also-url, processes sharing the rooms (BORDET_REDIS_URL): room i is created on (so
+    # held by) process i mod n, and its seat j connects to process (i + j) mod n, round robin.
+    bases = [base, *args.also_urls]
+    ws_bases = ["ws" + b[len("http") :] for b in bases]
     compression = None if args.compression == "none" else "deflate"
-    lobby = Lobby(base, args.concurrency)
+    lobbies = [Lobby(b, args.concurrency) for b in bases]
+    lobby = lobbies[0]
     tables: list[Table] = []
     bots: list[Bot] = []
     try:
         t_setup = time.monotonic()
         progress(f"creating {args.rooms} rooms and {args.rooms * args.clients} players over HTTP")
+        n = len(bases)
         plans: list[RoomPlan] = await _gather_limited(
-            [lobby.room(i, args.clients, args.options) for i in range(args.rooms)], args.concurrency
+            [lobbies[i % n].room(i, args.clients, args.options) for i in range(args.rooms)], args.concurrency
         )
-        for plan in plans:
+        for r, plan in enumerate(plans):
             table = Table(plan.code, stats)
 
             def restart(code: str = plan.code, host: str = plan.tokens[0]) -> Awaitable[None]:
@@ -841,10 +852,11 @@ async def drive(
                     table,
                     i,
                     token,
-                    f"{ws_base}/ws/rooms/{plan.code}",
+                    f"{ws_bases[(r + i) % n]}/ws/rooms/{plan.code}",
                     compression,
                     restart if i == 0 else None,
                 )
+                bot.at_owner = (r + i) % n == r % n
                 table.bots.append(bot)
                 bots.append(bot)
             tables.append(table)
@@ -899,7 +911,8 @@ async def drive(
         await asyncio.gather(*(b.close() for b in bots), return_exceptions=True)
         for t in tables:
             t.drain()
-        await lobby.aclose()
+        for each in lobbies:
+            await each.aclose()
 
 
 async def _restart(lobby: Lobby, code: str, host: str, stats: Stats) -> None:
@@ -1074,6 +1087,8 @@ def figures(result: Result) -> dict[str, Any]:
             "all_clients_slap": summary(st.lat_all["slap"]),
             "actor_frame": summary(st.lat_actor),
             "actor_ack": summary(st.lat_ack),
+            "actor_ack_at_owner": summary(st.lat_ack_by_route["owner"]),
+            "actor_ack_relayed": summary(st.lat_ack_by_route["relayed"]),
         },
         "actions_sent": dict(st.sent),
         "accepted": dict(st.accepted),
@@ -1148,6 +1163,11 @@ def render(f: dict[str, Any]) -> str:
         ("send -> effect frame at the actor", "actor_frame"),
         ("send -> ack at the actor", "actor_ack"),
     ]
+    if f["latency_ms"]["actor_ack_relayed"]["n"]:  # --also-url: the cost of the extra hop
+        rows += [
+            ("  connected to the owner", "actor_ack_at_owner"),
+            ("  relayed by another", "actor_ack_relayed"),
+        ]
     for label, key in rows:
         s = f["latency_ms"][key]
         cells = "".join(
@@ -1242,6 +1262,13 @@ def parse_args(argv: list[str] | None) -> Args:
         help="seconds allowed after the window for the last measured actions",
     )
     parser.add_argument("--url", help="an already running server (loopback only), e.g. http://127.0.0.1:8000")
+    parser.add_argument(
+        "--also-url",
+        dest="also_urls",
+        action="append",
+        default=[],
+        help="with --url: another process sharing the rooms (BORDET_REDIS_URL); repeatable",
+    )
     parser.add_argument("--server-pid", type=int, help="with --url: the server's pid, to measure its CPU")
     parser.add_argument("--database-url", help="database for the started server (default: temp SQLite file)")
     parser.add_argument("--no-pin", dest="pin", action="store_false", help="do not pin server and clients")
@@ -1275,6 +1302,10 @@ def parse_args(argv: list[str] | None) -> Args:
             parser.error("--url must be http://<loopback address>:<port>")
         if ns.database_url:
             parser.error("--database-url only applies to the server this tool starts")
+    for also in ns.also_urls:
+        parts = urlsplit(also)
+        if ns.url is None or parts.scheme not in ("http", "https") or not is_loopback_host(parts.hostname):
+            parser.error("--also-url needs --url and must be http://<loopback address>:<port>")
     if ns.server_pid is not None and ns.url is None:
         parser.error("--server-pid only applies with --url")
     if ns.database_url:
@@ -1287,6 +1318,7 @@ def parse_args(argv: list[str] | None) -> Args:
         warmup=ns.warmup,
         grace=ns.grace,
         url=ns.url,
+        also_urls=[u.rstrip("/") for u in ns.also_urls],
         server_pid=ns.server_pid,
         database_url=ns.database_url,
         pin=ns.pin,

@@ -36,6 +36,8 @@ _CODE = r"(?P<code>[A-Za-z0-9]{1,16})"
 _ROOM_PATHS = (re.compile(rf"/ws/rooms/{_CODE}"), re.compile(rf"/api/(?:_test/)?rooms/{_CODE}(?:/.*)?"))
 _BODY_NAMES_ROOM = re.compile(r"/api/_test/(?:seed|clock)")
 """Test-only routes naming their room in the JSON body (``{"room": CODE}``)."""
+ADOPT_AT_ONCE = 200
+"""Orphaned rooms one sweep takes over (the rest wait for the next sweep)."""
 MOVED_WAIT_S = 0.2
 """How often an edge looks again at the lease of a room whose owner did not answer."""
 
@@ -192,11 +194,13 @@ class Node:
         """Renew the leases of the rooms held here; drop at once a room whose lease is gone."""
         last_ok = time.monotonic()
         while True:
-            await asyncio.sleep(self.lease_ms / 3000)
+            await asyncio.sleep(self.lease_ms / 4000)  # three renewals may be late before one is lost
             try:
                 await self._beat()
                 lost = await self.leases.renew(dict(self.held))
                 await self._check_streams()
+                if time.monotonic() - last_ok > self.lease_ms / 2000:
+                    log.warning("cluster: leases renewed late (%.1f s apart)", time.monotonic() - last_ok)
                 last_ok = time.monotonic()
             except Exception:
                 log.warning("cluster: Redis unreachable", exc_info=True)
@@ -238,12 +242,17 @@ class Node:
         assert self.manager is not None and self.store is not None
         loaded = self.manager.rooms
         codes = [r.code for r in await self.store.rooms_in_status("playing") if r.code not in loaded]
-        taken = 0
-        for code, lease in (await self.leases.holder(codes)).items():
-            if lease is not None:
-                continue
-            with contextlib.suppress(RoomError):
-                if await self.manager.get(code) is not None:
-                    taken += 1
-                    log.info("room=%s taken over from a process that is gone", code)
-        return taken
+        orphans = [code for code, lease in (await self.leases.holder(codes)).items() if lease is None]
+        # All at once: each is claimed first, then rebuilt; a dead process's tables all wait on this.
+        taken = await asyncio.gather(*(self._adopt(code) for code in orphans[:ADOPT_AT_ONCE]))
+        return sum(taken)
+
+    async def _adopt(self, code: str) -> bool:
+        assert self.manager is not None
+        try:
+            if await self.manager.get(code) is None:
+                return False
+        except RoomError:  # another process was faster
+            return False
+        log.info("room=%s taken over from a process that is gone", code)
+        return True

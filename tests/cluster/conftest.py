@@ -8,15 +8,17 @@ import secrets
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from redis.asyncio import Redis
 
-from tests.integration.conftest import PG_ADMIN_DSN, _pg_exec, _pg_reachable
+from tests.integration.client import TIMEOUT, Api
+from tests.integration.conftest import PG_ADMIN_DSN, _pg_exec, _pg_reachable, sqlite_url  # noqa: F401
 from tests.integration.server import ServerProcess
 
 REDIS_URL = os.environ.get("BORDET_TEST_REDIS", "redis://127.0.0.1:6379/0")
-LEASE_S = "1.5"
-"""Short leases, so a killed process's rooms move on quickly."""
+LEASE_S = "2"
+"""Short leases, so a killed process's rooms move on quickly (renewed every half second)."""
 
 
 async def _redis_problem() -> str | None:
@@ -83,3 +85,14 @@ async def redis(redis_prefix: str) -> AsyncIterator[Redis]:
     client = Redis.from_url(REDIS_URL)
     yield client
     await client.aclose()
+
+
+def lobby(server: ServerProcess) -> Api:
+    """The HTTP lobby of one process. Its idle connections are dropped before uvicorn's keep-alive
+    (5 s) can close them under a request: with tables spread over several processes a connection
+    often waits that long between two calls."""
+    api = Api(server.http)
+    api.http = httpx.AsyncClient(
+        base_url=server.http, timeout=TIMEOUT, limits=httpx.Limits(keepalive_expiry=2.0)
+    )
+    return api
