@@ -85,6 +85,7 @@ import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -261,9 +262,9 @@ class ServerProcess:
 
     def start(self, cpus: set[int] | None, timeout: float = 60.0) -> None:
         env = {k: v for k, v in os.environ.items() if k != "BORDET_TEST_CLOCK"}
+        env["BORDET_SECRET"] = "slap-load-" + secrets.token_hex(16)  # processes sharing rooms share one
         env.update(self.env)
         env["DATABASE_URL"] = self.database_url
-        env["BORDET_SECRET"] = "slap-load-" + secrets.token_hex(16)
         command = [
             sys.executable,
             "-m",
@@ -779,6 +780,8 @@ class Args:
     grace: float
     url: str | None
     also_urls: list[str]
+    processes: int
+    redis_url: str | None
     server_pid: int | None
     database_url: str | None
     pin: bool
@@ -941,22 +944,48 @@ async def _sleep_until(t_ns: int, alive: Callable[[], bool]) -> None:
         await asyncio.sleep(min(left, 0.25))
 
 
+def _servers(args: Args, url: str, tmp: str) -> list[ServerProcess]:
+    """The server to start, or ``--processes`` of them sharing the rooms through ``--redis-url``."""
+    if args.processes == 1:
+        return [ServerProcess(database_url=url, log_path=Path(tmp) / "server.log")]
+    shared = {
+        **SERVER_ENV,
+        "BORDET_SECRET": "slap-load-" + secrets.token_hex(16),
+        "BORDET_REDIS_URL": args.redis_url or "",
+        "BORDET_REDIS_PREFIX": "bordet-slap-load-" + secrets.token_hex(4),
+    }
+    return [
+        ServerProcess(database_url=url, log_path=Path(tmp) / f"server{i}.log", env=dict(shared))
+        for i in range(args.processes)
+    ]
+
+
 def run(args: Args) -> Result:
     result = Result(args=args, stats=Stats())
     server: ServerProcess | None = None
+    servers: list[ServerProcess] = []
     tmp = tempfile.TemporaryDirectory(prefix="bordet-slap-load-")
     mine = os.sched_getaffinity(0)
     try:
         if args.url is None:
             url = args.database_url or f"sqlite+aiosqlite:///{tmp.name}/bordet.db"
-            server = ServerProcess(database_url=url, log_path=Path(tmp.name) / "server.log")
+            servers = _servers(args, url, tmp.name)
+            server = servers[0]
             cpus = sorted(mine)
             server_cpus = client_cpus = None
-            if args.pin and len(cpus) >= 2:
+            if args.pin and len(cpus) >= 2 and len(servers) == 1:
                 server_cpus, client_cpus = {cpus[0]}, set(cpus[1:])
-            progress("starting the server")
-            server.start(server_cpus)
+            progress(f"starting {len(servers)} server process(es)")
+            for each in servers:
+                each.start(server_cpus)
+            args.also_urls = [each.base for each in servers[1:]]
             progress(f"server pid {server.pid} listening on {server.base}")
+            if len(servers) > 1:
+                result.notes.append(
+                    f"{len(servers)} processes sharing the rooms through Redis, pids "
+                    + ", ".join(str(each.pid) for each in servers)
+                    + "; connections dealt round robin; server CPU below: the first process only"
+                )
             if client_cpus is not None:
                 os.sched_setaffinity(0, client_cpus)
                 client_list = ",".join(map(str, sorted(client_cpus)))
@@ -965,7 +994,7 @@ def run(args: Args) -> Result:
                 result.notes.append("pinning: none (" + ("--no-pin" if not args.pin else "one CPU") + ")")
             base = server.base
             result.server_pid = server.pid
-            alive: Callable[[], bool] = server.alive
+            alive: Callable[[], bool] = partial(_all_alive, servers)
             db = "SQLite (temporary file)" if args.database_url is None else _redact(args.database_url)
             result.notes.insert(
                 0, f"server: uvicorn subprocess pid {server.pid} on {base}, 1 worker, real clock, {db}"
@@ -985,8 +1014,8 @@ def run(args: Args) -> Result:
     finally:
         with contextlib.suppress(Exception):
             os.sched_setaffinity(0, mine)
-        if server is not None:
-            server.stop()
+        for each in servers:
+            each.stop()
         tmp.cleanup()
     return result
 
@@ -998,6 +1027,10 @@ def progress(message: str) -> None:
     """A progress line on stderr (stdout keeps only the report), e.g. to find the pid for py-spy."""
     if not _quiet:
         print(f"[slap_load {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def _all_alive(servers: list[ServerProcess]) -> bool:
+    return all(each.alive() for each in servers)
 
 
 def _always() -> bool:
@@ -1269,6 +1302,15 @@ def parse_args(argv: list[str] | None) -> Args:
         default=[],
         help="with --url: another process sharing the rooms (BORDET_REDIS_URL); repeatable",
     )
+    parser.add_argument(
+        "--processes",
+        type=_bounded(int, 1, 8),
+        default=1,
+        help="start this many server processes sharing the rooms (needs --redis-url, PostgreSQL)",
+    )
+    parser.add_argument(
+        "--redis-url", help="with --processes: the Redis they share, e.g. redis://127.0.0.1:6379/0"
+    )
     parser.add_argument("--server-pid", type=int, help="with --url: the server's pid, to measure its CPU")
     parser.add_argument("--database-url", help="database for the started server (default: temp SQLite file)")
     parser.add_argument("--no-pin", dest="pin", action="store_false", help="do not pin server and clients")
@@ -1302,6 +1344,8 @@ def parse_args(argv: list[str] | None) -> Args:
             parser.error("--url must be http://<loopback address>:<port>")
         if ns.database_url:
             parser.error("--database-url only applies to the server this tool starts")
+    if ns.processes > 1 and (ns.url is not None or not ns.redis_url or not ns.database_url):
+        parser.error("--processes needs --redis-url and a PostgreSQL --database-url (and no --url)")
     for also in ns.also_urls:
         parts = urlsplit(also)
         if ns.url is None or parts.scheme not in ("http", "https") or not is_loopback_host(parts.hostname):
@@ -1319,6 +1363,8 @@ def parse_args(argv: list[str] | None) -> Args:
         grace=ns.grace,
         url=ns.url,
         also_urls=[u.rstrip("/") for u in ns.also_urls],
+        processes=ns.processes,
+        redis_url=ns.redis_url,
         server_pid=ns.server_pid,
         database_url=ns.database_url,
         pin=ns.pin,

@@ -38,6 +38,8 @@ _BODY_NAMES_ROOM = re.compile(r"/api/_test/(?:seed|clock)")
 """Test-only routes naming their room in the JSON body (``{"room": CODE}``)."""
 ADOPT_AT_ONCE = 200
 """Orphaned rooms one sweep takes over (the rest wait for the next sweep)."""
+ALIVE_LEASES = 5
+"""A process that has not said it is alive for this many lease times is taken for dead."""
 MOVED_WAIT_S = 0.2
 """How often an edge looks again at the lease of a room whose owner did not answer."""
 
@@ -188,7 +190,8 @@ class Node:
                 log.warning("cluster: unreadable relay message dropped", exc_info=True)
 
     async def _beat(self) -> None:
-        await self.redis.set(self._alive_key(self.process), b"1", px=self.lease_ms)
+        # Only frees what owners hold for this process's relayed clients: no hurry, long margin.
+        await self.redis.set(self._alive_key(self.process), b"1", px=self.lease_ms * ALIVE_LEASES)
 
     async def _lease_loop(self) -> None:
         """Renew the leases of the rooms held here; drop at once a room whose lease is gone."""

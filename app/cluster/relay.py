@@ -96,6 +96,8 @@ class _Edge:
     messages: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
     cut: bool = False
     """Too much waits for the client (it stopped reading): the stream ends, the rest is dropped."""
+    unheld_checks: int = 0
+    """Checks in a row that found the room's lease gone (its owner renews late, or died)."""
 
 
 class Relay:
@@ -266,7 +268,12 @@ class Relay:
     def moved(self, leases: dict[str, Lease | None]) -> None:
         """The rooms' leases as they stand: streams to an owner that lost its room are ended."""
         for edge in self.edges.values():
-            if edge.code in leases and leases[edge.code] != edge.lease:
+            if edge.code not in leases:
+                continue
+            lease = leases[edge.code]
+            # Gone once may be an owner renewing late that takes it back; gone twice, it is dead.
+            edge.unheld_checks = edge.unheld_checks + 1 if lease is None else 0
+            if (lease is not None and lease != edge.lease) or edge.unheld_checks >= 2:
                 edge.messages.put_nowait({"k": "moved"})
 
 

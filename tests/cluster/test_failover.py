@@ -82,21 +82,21 @@ async def _lease_owner(redis: Redis, prefix: str, code: str) -> str | None:
     return None if value is None else value.decode().rpartition(":")[0]
 
 
-async def _back_in_sync(table: Table, servers: list[ServerProcess], rng: random.Random) -> None:
-    """Each client checks its view; one whose connection died reconnects (as the browser's loop
+async def _back_in_sync(table: Table, seat: int, servers: list[ServerProcess], rng: random.Random) -> None:
+    """The client checks its view; if its connection died it reconnects (as the browser's loop
     does) to a random live process and resumes in its seat."""
-    for i, client in enumerate(table.players):
-        while True:
+    while True:
+        client = table.players[seat]
+        try:
+            await client.check_in_sync()
+            return
+        except (ConnectionClosed, ProtocolBroken, OSError):
+            await client.close()
+            fresh = Client(rng.choice(servers).ws, table.code, table.tokens[seat])
             try:
-                await client.check_in_sync()
-                break
-            except (ConnectionClosed, ProtocolBroken, OSError):
-                await client.close()
-                fresh = Client(rng.choice(servers).ws, table.code, table.tokens[i])
-                try:
-                    table.players[i] = client = await fresh.open()
-                except (ConnectionClosed, OSError):
-                    await asyncio.sleep(0.1)  # refused while the room changes hands: try again
+                table.players[seat] = await fresh.open()
+            except (ConnectionClosed, OSError):
+                await asyncio.sleep(0.1)  # refused while the room changes hands: try again
 
 
 async def test_tables_spread_over_three_processes_survive_one_killed(
@@ -138,7 +138,9 @@ async def test_tables_spread_over_three_processes_survive_one_killed(
         survivors = [cluster[0], cluster[2]]
         live_apis = [apis[0], apis[2]]
         async with asyncio.timeout(TAKEOVER_S):
-            await asyncio.gather(*(_back_in_sync(t, survivors, rng) for t in tables))
+            await asyncio.gather(
+                *(_back_in_sync(t, seat, survivors, rng) for t in tables for seat in range(PLAYERS))
+            )
         for t in tables:
             # Nothing moved while the tables changed hands: the state is the one before the kill,
             # and every action acked before it is known to the table (a retry is a duplicate).
