@@ -199,9 +199,10 @@ class Node:
         while True:
             await asyncio.sleep(self.lease_ms / 4000)  # three renewals may be late before one is lost
             try:
-                await self._beat()
-                lost = await self.leases.renew(dict(self.held))
-                await self._check_streams()
+                async with asyncio.timeout(self.lease_ms / 1000):  # never wait on Redis past a lease
+                    await self._beat()
+                    lost = await self.leases.renew(dict(self.held))
+                    await self._check_streams()
                 if time.monotonic() - last_ok > self.lease_ms / 2000:
                     log.warning("cluster: leases renewed late (%.1f s apart)", time.monotonic() - last_ok)
                 last_ok = time.monotonic()

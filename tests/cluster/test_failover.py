@@ -142,9 +142,10 @@ async def test_tables_spread_over_three_processes_survive_one_killed(
                 *(_back_in_sync(t, seat, survivors, rng) for t in tables for seat in range(PLAYERS))
             )
         for t in tables:
-            # Nothing moved while the tables changed hands: the state is the one before the kill,
-            # and every action acked before it is known to the table (a retry is a duplicate).
-            assert [c.game for c in t.players] == before[t.code]
+            # Nothing went back while the tables changed hands (a deadline due before the kill may
+            # have fired since: the processes' clocks are shared by their tables), and every action
+            # acked before the kill is known to the table: a retry of it is a duplicate.
+            assert all(c.game["flip"] >= before[t.code][0]["flip"] for c in t.players)
             for seat, client in enumerate(t.players):
                 for action_id in acked[(t.code, seat)][-2:]:
                     again = await client.act({"type": "nu"}, action_id=action_id)
@@ -156,7 +157,7 @@ async def test_tables_spread_over_three_processes_survive_one_killed(
         for t in tables:
             view: dict[str, Any] | None = t.players[0].view
             assert view is not None and view["room"]["status"] == "finished"
-            assert sum(s["pile"] for s in t.players[0].game["seats"]) == 40
+            assert sum(s["pile"] for s in t.players[0].game["seats"]) == 10 * PLAYERS  # ten cards a colour
     finally:
         for t in tables:
             for c in t.players:
