@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Any, cast
 
 from sqlalchemy import CursorResult, select, update
-from sqlalchemy.exc import DBAPIError
 
 from app.db.models import Room
-from app.db.store import STALE_OWNER, Store
+from app.db.store import Store, is_stale_owner
+
+__all__ = ["is_stale_owner", "raise_fence", "room_fence"]
 
 
 async def raise_fence(store: Store, code: str, fence: int) -> int | None:
@@ -31,9 +32,3 @@ async def room_fence(store: Store, code: str) -> int | None:
     async with store.sessions() as session:
         value = await session.scalar(select(Room.fence).where(Room.code == code))
         return None if value is None else int(value)
-
-
-def is_stale_owner(exc: BaseException) -> bool:
-    """True if ``exc`` is the database refusing an event from a process that lost the room."""
-    orig = exc.orig if isinstance(exc, DBAPIError) else exc
-    return getattr(orig, "sqlstate", None) == STALE_OWNER

@@ -611,7 +611,8 @@ class Store:
 # --------------------------------------------------------------------------- the event log
 
 
-_Append = tuple[int, tuple[EventRec, ...], asyncio.Future[None]]
+# (game id, its events, the caller's future, the writer's fence: see ``append``)
+_Append = tuple[int, tuple[EventRec, ...], asyncio.Future[None], int | None]
 
 #: How long a clock note waits for a batch of appends to carry it (and for other games' notes
 #: to share its transaction) before it is written on its own.
@@ -665,8 +666,6 @@ class EventLog:
         self._clocks: dict[int, int] = {}
         self._clocks_due: float | None = None
         self._in_flight: list[_Append] = []
-        self._fences: dict[int, int] = {}
-        """The fence each game's rows carry (games of rooms held under a lease only)."""
         self._wakeup = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
@@ -712,21 +711,15 @@ class EventLog:
 
         ``fence``: the writer's ownership number when several processes share the rooms
         (:mod:`app.cluster`); the database refuses the rows if the room has a newer owner."""
-        if fence is not None:
-            self._fences[game_id] = fence
         if not self.running:
             raise RuntimeError("EventLog is not running (call start() first)")
         batch = tuple(events)
         if not batch:
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((game_id, batch, future))
+        self._pending.append((game_id, batch, future, fence))
         self._wakeup.set()
         await future
-
-    def forget_fence(self, game_id: int) -> None:
-        """The game's room left this process: its rows are no longer written from here."""
-        self._fences.pop(game_id, None)
 
     def note_clock(self, game_id: int, at: int) -> None:
         """Checkpoint: game ``game_id``'s room clock has reached ``at`` ms. Returns at once.
@@ -794,7 +787,7 @@ class EventLog:
         self._fail_leftovers(error)
 
     def _fail_leftovers(self, error: BaseException) -> None:
-        for _, _, future in [*self._in_flight, *self._pending]:
+        for _, _, future, _ in [*self._in_flight, *self._pending]:
             _fail(future, error)
         self._in_flight = []
         self._pending.clear()
@@ -811,7 +804,6 @@ class EventLog:
     async def _insert(self, appends: Sequence[_Append], clocks: dict[int, int] | None = None) -> None:
         """One transaction: the appends' rows, then the noted games' ``clock_at`` raised."""
         raise_to = clocks or {}
-        fences = self._fences
         rows = [
             {
                 "game_id": game_id,
@@ -824,9 +816,9 @@ class EventLog:
                 "client_id": e.client_id,
                 "timing": e.timing,
                 "rulings": e.rulings,
-                "fence": fences.get(game_id),
+                "fence": fence,
             }
-            for game_id, events, _ in appends
+            for game_id, events, _, fence in appends
             for e in events
         ]
         started = time.perf_counter()
@@ -877,7 +869,7 @@ class EventLog:
         try:
             await self._insert(appends)
         except DBAPIError as exc:
-            if len(appends) > 1 and (isinstance(exc, IntegrityError) or _refused_rows(exc)):
+            if len(appends) > 1 and (isinstance(exc, IntegrityError) or is_stale_owner(exc)):
                 await self._write_one_by_one(appends)
             else:
                 self._fail_all(appends, exc)
@@ -888,14 +880,14 @@ class EventLog:
 
     @staticmethod
     def _resolve(appends: Sequence[_Append]) -> None:
-        for _, _, future in appends:
+        for _, _, future, _ in appends:
             if not future.done():
                 future.set_result(None)
 
     async def _write_one_by_one(self, appends: list[_Append]) -> None:
         failed: dict[int, BaseException] = {}
         for item in appends:
-            game_id, _, future = item
+            game_id, _, future, _ = item
             if game_id in failed:
                 self._fail_all([item], failed[game_id])
                 continue
@@ -910,7 +902,7 @@ class EventLog:
 
     def _fail_all(self, appends: Sequence[_Append], error: BaseException) -> None:
         self.failed_appends += len(appends)
-        for _, _, future in appends:
+        for _, _, future, _ in appends:
             _fail(future, error)
 
 
@@ -918,10 +910,10 @@ STALE_OWNER = "BF001"
 """SQLSTATE of rows written under a fence their room no longer has (migration 0006_redis)."""
 
 
-def _refused_rows(exc: DBAPIError) -> bool:
-    """The database refused some rows of the batch (not the batch as such): one owner's rows
-    written after another process took its room over."""
-    return getattr(exc.orig, "sqlstate", None) == STALE_OWNER
+def is_stale_owner(exc: BaseException) -> bool:
+    """The database refused rows of a process that lost their room to another (not the batch as
+    such: the other appends of the batch go again one by one)."""
+    return isinstance(exc, DBAPIError) and getattr(exc.orig, "sqlstate", None) == STALE_OWNER
 
 
 def _fail(future: asyncio.Future[None], error: BaseException) -> None:
@@ -950,6 +942,7 @@ __all__ = [
     "downgrade",
     "downgrade_sync",
     "ensure_sqlite_dir",
+    "is_stale_owner",
     "migrate",
     "migrate_sync",
     "normalize_url",

@@ -237,8 +237,6 @@ class RoomManager:
             return
         room.put_away = True
         await room.stop()
-        if room.game is not None:
-            self.event_log.forget_fence(room.game.rec.id)
         for peer in list(room.viewers):
             peer.close(1012, "SERVER_ERROR", "This table moved to another server; reconnecting.")
 
@@ -272,8 +270,6 @@ class RoomManager:
         if room.game is not None and room.status == "playing":
             self.event_log.note_clock(room.game.rec.id, room.now())
         if self.owner is not None:
-            if room.game is not None:
-                self.event_log.forget_fence(room.game.rec.id)
             await self.owner.give_up(room.code)
         try:
             await room_lifecycle.put_away(self.store, room.code, room.host_id)

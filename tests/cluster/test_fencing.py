@@ -17,16 +17,22 @@ from tests.integration.server import ServerProcess
 from tests.integration.slap_driver import sync_all
 
 
-async def _logged_ids(pg_url: str, code: str) -> list[str]:
+async def _log_of(pg_url: str, code: str) -> list[tuple[int, str, str | None, int | None]]:
+    """The room's event log as stored: (seq, kind, client id, fence) of each row."""
     conn = await asyncpg.connect(pg_url.replace("postgresql+asyncpg://", "postgresql://"))
     try:
         rows = await conn.fetch(
-            "SELECT e.client_id FROM game_events e JOIN games g ON g.id = e.game_id WHERE g.room_code = $1",
+            "SELECT e.seq, e.kind, e.client_id, e.fence FROM game_events e JOIN games g ON g.id = e.game_id"
+            " WHERE g.room_code = $1 ORDER BY e.game_id, e.seq",
             code,
         )
     finally:
         await conn.close()
-    return [r["client_id"] for r in rows]
+    return [(r["seq"], r["kind"], r["client_id"], r["fence"]) for r in rows]
+
+
+async def _logged_ids(pg_url: str, code: str) -> list[str | None]:
+    return [client_id for _, _, client_id, _ in await _log_of(pg_url, code)]
 
 
 async def test_a_paused_owner_whose_lease_was_taken_cannot_append(
@@ -66,14 +72,15 @@ async def test_a_paused_owner_whose_lease_was_taken_cannot_append(
         with contextlib.suppress(ConnectionClosed):
             reply = await actor.reply("stale-1")
             assert reply["type"] == "reject" and reply["code"] == "SERVER_ERROR", reply
-        assert "stale-1" not in await _logged_ids(pg_url, code)
+        stored = await _log_of(pg_url, code)
+        assert "stale-1" not in [client_id for _, _, client_id, _ in stored], stored
 
         # The room lives on at its new owner without that action: the same id is new there.
         again = await Client(other.ws, code, tokens[seat]).open()
         clients.append(again)
         await sync_all([again, taker])
         reply = await again.act(action, action_id="stale-1")
-        assert reply["type"] == "ack" and not reply.get("duplicate"), reply
+        assert reply["type"] == "ack" and not reply.get("duplicate"), (reply, await _log_of(pg_url, code))
         assert "stale-1" in await _logged_ids(pg_url, code)
     finally:
         for c in clients:
