@@ -104,9 +104,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await lag.stop()
+            node = app.state.services.node
+            if node is not None:
+                await node.halt()
             await manager.stop()
-            if app.state.services.node is not None:
-                await app.state.services.node.stop()
+            if node is not None:  # the leases go once the rooms stood still: another may take them
+                await node.stop()
             await event_log.stop()
             await store.close()
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import redis
 from redis.asyncio import Redis
 
 # Returns {owner, fence}: the lease as it stands after the call (ours if it was free).
@@ -67,7 +68,6 @@ class Leases:
         self.process = process
         self.ttl_ms = ttl_ms
         self._claim = redis.register_script(_CLAIM)
-        self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
         self._raise = redis.register_script(_RAISE_FENCE)
 
@@ -99,22 +99,40 @@ class Leases:
                 out[code] = Lease(owner, int(fence))
         return out
 
-    async def renew(self, leases: dict[str, Lease]) -> list[str]:
-        """Extend every lease we hold; returns the rooms whose lease is no longer ours."""
-        if not leases:
-            return []
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for code, lease in leases.items():
-                await self._renew(
-                    keys=[self.key(code), self._fence_key(code)],
-                    args=[lease.value, self.ttl_ms, lease.fence],
-                    client=pipe,
-                )
-            results = await pipe.execute()
-        return [code for code, kept in zip(leases, results, strict=True) if not kept]
-
     async def release(self, code: str, lease: Lease) -> None:
         await self._release(keys=[self.key(code)], args=[lease.value])
 
     async def raise_fence(self, code: str, at_least: int) -> None:
         await self._raise(keys=[self._fence_key(code)], args=[at_least])
+
+
+class Renewal:
+    """Renews this process's leases from a thread of its own (blocking Redis calls): a busy or
+    paused event loop (a burst of rebuilds, a long collection) must not cost the process its
+    rooms, while a process that is gone stops renewing at once."""
+
+    def __init__(self, url: str, prefix: str, ttl_ms: int) -> None:
+        self.redis = redis.Redis.from_url(url, socket_timeout=ttl_ms / 1000)
+        self.prefix = prefix
+        self.ttl_ms = ttl_ms
+        self._renew = self.redis.register_script(_RENEW)
+
+    def renew(self, leases: dict[str, Lease]) -> list[str]:
+        """Extend every lease given; returns the rooms whose lease is no longer ours."""
+        if not leases:
+            return []
+        pipe = self.redis.pipeline(transaction=False)
+        for code, lease in leases.items():
+            self._renew(
+                keys=[f"{self.prefix}:lease:{code}", f"{self.prefix}:fence:{code}"],
+                args=[lease.value, self.ttl_ms, lease.fence],
+                client=pipe,
+            )
+        results = pipe.execute()
+        return [code for code, kept in zip(leases, results, strict=True) if not kept]
+
+    def beat(self, key: str, ttl_ms: int) -> None:
+        self.redis.set(key, b"1", px=ttl_ms)
+
+    def close(self) -> None:
+        self.redis.close()

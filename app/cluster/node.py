@@ -13,6 +13,7 @@ import contextlib
 import logging
 import re
 import secrets
+import threading
 import time
 from collections.abc import Callable, Coroutine
 from typing import Any
@@ -21,7 +22,7 @@ import orjson
 from redis.asyncio import Redis
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.cluster.leases import Lease, Leases
+from app.cluster.leases import Lease, Leases, Renewal
 from app.cluster.relay import Outbox, Relay
 from app.cluster.wire import RELAYED, unpack
 from app.db.fences import raise_fence, room_fence
@@ -60,6 +61,10 @@ class Node:
         self.lease_ms = lease_ms
         self.redis = Redis.from_url(url)
         self.leases = Leases(self.redis, prefix, self.process, lease_ms)
+        self.renewal = Renewal(url, prefix, lease_ms)
+        self._halted = threading.Event()
+        self._renewer: threading.Thread | None = None
+        self._losing: set[asyncio.Task[None]] = set()
         self.outbox = Outbox(self.redis)
         self.relay = Relay(self.outbox, self.process, self.channel, write_timeout_s)
         self.held: dict[str, Lease] = {}
@@ -79,22 +84,36 @@ class Node:
     async def start(self, app: ASGIApp, manager: RoomManager, store: Store) -> None:
         self.relay.app, self.manager, self.store = app, manager, store
         await self.redis.ping()  # a wrong BORDET_REDIS_URL stops the start here
-        await self._beat()
+        self.renewal.beat(self._alive_key(self.process), self.lease_ms * ALIVE_LEASES)
         pubsub = self.redis.pubsub()
         await pubsub.subscribe(self.channel(self.process))
         self.outbox.start()
         loops: list[tuple[str, Callable[[], Coroutine[Any, Any, None]]]] = [
             ("cluster-listen", lambda: self._listen(pubsub)),
-            ("cluster-leases", self._lease_loop),
+            ("cluster-streams", self._stream_loop),
             ("cluster-takeover", self._takeover_loop),
         ]
         self._tasks = [asyncio.create_task(fn(), name=name) for name, fn in loops]
+        loop = asyncio.get_running_loop()
+        self._renewer = threading.Thread(
+            target=self._renew_forever, args=(loop,), name="cluster-renewal", daemon=True
+        )
+        self._renewer.start()
         log.info("cluster: process %s on %s, leases of %d ms", self.process, self.prefix, self.lease_ms)
 
-    async def stop(self) -> None:
+    async def halt(self) -> None:
+        """No more takeovers, renewals or relayed streams (before the rooms stop)."""
         for task in self._tasks:
             await cancel_and_wait(task)
+        self._tasks = []
+        self._halted.set()
+        if self._renewer is not None:
+            await asyncio.to_thread(self._renewer.join)
+            self._renewer = None
         await self.relay.stop()
+
+    async def stop(self) -> None:
+        await self.halt()
         for code, lease in list(self.held.items()):  # a clean stop hands the rooms over at once
             with contextlib.suppress(Exception):
                 await self.leases.release(code, lease)
@@ -102,6 +121,7 @@ class Node:
             await self.redis.delete(self._alive_key(self.process))
         await self.outbox.stop()
         await self.redis.aclose()
+        self.renewal.close()
 
     # --- ownership (the room manager's Owner) ------------------------------------------
 
@@ -189,33 +209,44 @@ class Node:
             except Exception:
                 log.warning("cluster: unreadable relay message dropped", exc_info=True)
 
-    async def _beat(self) -> None:
-        # Only frees what owners hold for this process's relayed clients: no hurry, long margin.
-        await self.redis.set(self._alive_key(self.process), b"1", px=self.lease_ms * ALIVE_LEASES)
-
-    async def _lease_loop(self) -> None:
-        """Renew the leases of the rooms held here; drop at once a room whose lease is gone."""
+    def _renew_forever(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The renewal thread: every quarter lease, say this process is alive and renew the
+        leases of its rooms; rooms whose lease is gone leave the process (in its event loop)."""
         last_ok = time.monotonic()
-        while True:
-            await asyncio.sleep(self.lease_ms / 4000)  # three renewals may be late before one is lost
+        while not self._halted.wait(self.lease_ms / 4000):
+            held = dict(self.held)
             try:
-                async with asyncio.timeout(self.lease_ms / 1000):  # never wait on Redis past a lease
-                    await self._beat()
-                    lost = await self.leases.renew(dict(self.held))
-                    await self._check_streams()
-                if time.monotonic() - last_ok > self.lease_ms / 2000:
-                    log.warning("cluster: leases renewed late (%.1f s apart)", time.monotonic() - last_ok)
+                # Only frees what owners hold for this process's relayed clients: a long margin.
+                self.renewal.beat(self._alive_key(self.process), self.lease_ms * ALIVE_LEASES)
+                lost = self.renewal.renew(held)
                 last_ok = time.monotonic()
             except Exception:
                 log.warning("cluster: Redis unreachable", exc_info=True)
                 if time.monotonic() - last_ok < self.lease_ms / 1000:
                     continue
-                lost = list(self.held)  # our leases ran out: others may hold our rooms now
-            for code in lost:
-                log.warning("room=%s lease lost; the room leaves this process", code)
-                self.held.pop(code, None)
-                if self.manager is not None:
-                    await self.manager.lose(code)
+                lost = list(held)  # our leases ran out: others may hold our rooms now
+            if lost:
+                loop.call_soon_threadsafe(self._lose, lost, held)
+
+    def _lose(self, codes: list[str], renewed: dict[str, Lease]) -> None:
+        for code in codes:
+            if self.held.get(code) != renewed.get(code):
+                continue  # taken again since that renewal: a newer lease, renewed next time
+            log.warning("room=%s lease lost; the room leaves this process", code)
+            del self.held[code]
+            if self.manager is not None:
+                task = asyncio.create_task(self.manager.lose(code))
+                self._losing.add(task)
+                task.add_done_callback(self._losing.discard)
+
+    async def _stream_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.lease_ms / 4000)
+            try:
+                async with asyncio.timeout(self.lease_ms / 1000):
+                    await self._check_streams()
+            except Exception:
+                log.warning("cluster: relayed streams not checked", exc_info=True)
 
     async def _check_streams(self) -> None:
         """Relayed streams whose room changed owner end (their clients reconnect to the new one);

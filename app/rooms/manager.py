@@ -321,6 +321,6 @@ class RoomManager:
         for task in self._tasks:
             await cancel_and_wait(task)
         self._tasks = []
-        for room in self.rooms.values():
+        for room in list(self.rooms.values()):
             await room.stop()
         self.checkpoint()  # a clean stop resumes exactly where it stopped

@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from redis.asyncio import Redis
 
-from app.cluster.leases import Lease, Leases
+from app.cluster.leases import Lease, Leases, Renewal
+from tests.cluster.conftest import REDIS_URL
+
+
+@pytest.fixture
+def renewal(redis_prefix: str) -> Iterator[Renewal]:
+    """A's renewals (made from a thread of their own in the server; blocking calls)."""
+    renewal = Renewal(REDIS_URL, redis_prefix, 60_000)
+    yield renewal
+    renewal.close()
 
 
 @pytest.fixture
@@ -32,33 +43,35 @@ async def test_every_new_owner_gets_a_larger_fence(pair: tuple[Leases, Leases]) 
     assert await b.claim("ROOM2") == Lease("B", 2)
 
 
-async def test_a_lease_taken_by_another_is_reported_lost(redis: Redis, pair: tuple[Leases, Leases]) -> None:
+async def test_a_lease_taken_by_another_is_reported_lost(
+    redis: Redis, pair: tuple[Leases, Leases], renewal: Renewal
+) -> None:
     a, b = pair
     mine = await a.claim("ROOM3")
     await redis.delete(a.key("ROOM3"))  # as if it ran out while A was paused
     assert await b.claim("ROOM3") == Lease("B", 2)
-    assert await a.renew({"ROOM3": mine}) == ["ROOM3"]
+    assert renewal.renew({"ROOM3": mine}) == ["ROOM3"]
     assert await a.holder(["ROOM3"]) == {"ROOM3": Lease("B", 2)}
 
 
 async def test_a_lease_that_ran_out_unclaimed_is_taken_back(
-    redis: Redis, pair: tuple[Leases, Leases]
+    redis: Redis, pair: tuple[Leases, Leases], renewal: Renewal
 ) -> None:
     a, b = pair
     mine = await a.claim("ROOM4")
     await redis.delete(a.key("ROOM4"))  # a renewal came late; nobody claimed the room meanwhile
-    assert await a.renew({"ROOM4": mine}) == []
+    assert renewal.renew({"ROOM4": mine}) == []
     assert await b.claim("ROOM4") == mine
 
 
 async def test_a_lease_released_and_claimed_since_is_not_taken_back(
-    redis: Redis, pair: tuple[Leases, Leases]
+    redis: Redis, pair: tuple[Leases, Leases], renewal: Renewal
 ) -> None:
     a, b = pair
     mine = await a.claim("ROOM5")
     await redis.delete(a.key("ROOM5"))
     await b.release("ROOM5", await b.claim("ROOM5"))  # B held it (fence 2) and let it go again
-    assert await a.renew({"ROOM5": mine}) == ["ROOM5"]
+    assert renewal.renew({"ROOM5": mine}) == ["ROOM5"]
     assert await a.holder(["ROOM5"]) == {"ROOM5": None}
 
 
