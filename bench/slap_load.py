@@ -991,7 +991,8 @@ def run(args: Args) -> Result:
                 client_list = ",".join(map(str, sorted(client_cpus)))
                 result.notes.append(f"pinning: server on CPU {cpus[0]}, clients on CPU {client_list}")
             else:
-                result.notes.append("pinning: none (" + ("--no-pin" if not args.pin else "one CPU") + ")")
+                why = "--no-pin" if not args.pin else "one CPU" if len(servers) == 1 else "several servers"
+                result.notes.append(f"pinning: none ({why})")
             base = server.base
             result.server_pid = server.pid
             alive: Callable[[], bool] = partial(_all_alive, servers)
