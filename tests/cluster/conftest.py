@@ -13,7 +13,7 @@ import pytest
 from redis.asyncio import Redis
 
 from tests.integration.client import TIMEOUT, Api
-from tests.integration.conftest import PG_ADMIN_DSN, _pg_exec, _pg_reachable, sqlite_url  # noqa: F401
+from tests.integration.conftest import fresh_pg_database, sqlite_url  # noqa: F401
 from tests.integration.server import ServerProcess
 
 REDIS_URL = os.environ.get("BORDET_TEST_REDIS", "redis://127.0.0.1:6379/0")
@@ -54,16 +54,7 @@ def redis_prefix() -> Iterator[str]:
 @pytest.fixture
 def pg_url() -> Iterator[str]:
     """A new PostgreSQL database (several processes need PostgreSQL), dropped afterwards."""
-    problem = _pg_reachable()
-    if problem:
-        pytest.skip(problem)
-    name = f"bordet_cl_{secrets.token_hex(4)}"
-    asyncio.run(_pg_exec(f'CREATE DATABASE "{name}"'))
-    base = PG_ADMIN_DSN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://")
-    try:
-        yield f"{base}/{name}"
-    finally:
-        asyncio.run(_pg_exec(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    yield from fresh_pg_database("bordet_cl")
 
 
 @pytest.fixture
