@@ -91,7 +91,8 @@ class Room(Base):
     touched_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=utcnow)
     # The fencing number of the process that owns the room when several share the rooms through
     # Redis (app.cluster); 0 with one process. Events carrying another number are refused.
-    fence: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    # Deferred: read only where ownership is decided (app.db.fences), never with the room.
+    fence: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0", deferred=True)
 
 
 class RoomMember(Base):
@@ -157,7 +158,7 @@ class GameEvent(Base):
     timing: Mapped[dict[str, Any] | None] = mapped_column(NullableJSON, nullable=True)
     rulings: Mapped[list[dict[str, Any]] | None] = mapped_column(NullableJSON, nullable=True)
     # The writer's fencing number (migration 0006_redis); NULL with one process, never checked.
-    fence: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    fence: Mapped[int | None] = mapped_column(BigInteger, nullable=True, deferred=True)  # written, never read
 
 
 __all__ = [
