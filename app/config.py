@@ -70,6 +70,13 @@ class Settings:
     """BORDET_LOBBY_EXPIRY_H: a lobby room nobody used for this long expires."""
     spectators_per_room: int = 50
     """BORDET_SPECTATORS_PER_ROOM: people watching one room at once (409 ROOM_CROWDED past it)."""
+    redis_url: str | None = None
+    """BORDET_REDIS_URL: several processes share the rooms through this Redis (PostgreSQL needed); off
+    when unset (one process, no Redis call at all)."""
+    redis_prefix: str = "bordet"
+    """BORDET_REDIS_PREFIX: the start of every Redis key and channel (several deployments, one Redis)."""
+    lease_s: float = 3.0
+    """BORDET_LEASE_S: a room's ownership lease; a dead process's rooms move on after at most this."""
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -96,4 +103,7 @@ class Settings:
             max_loaded_rooms=int(os.environ.get("BORDET_MAX_LOADED_ROOMS", "5000")),
             lobby_expiry_h=float(os.environ.get("BORDET_LOBBY_EXPIRY_H", "24")),
             spectators_per_room=int(os.environ.get("BORDET_SPECTATORS_PER_ROOM", "50")),
+            redis_url=os.environ.get("BORDET_REDIS_URL") or None,
+            redis_prefix=os.environ.get("BORDET_REDIS_PREFIX", "bordet"),
+            lease_s=float(os.environ.get("BORDET_LEASE_S", "3")),
         )

@@ -8,7 +8,7 @@ import re
 import secrets
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exception_handlers import http_exception_handler
@@ -21,8 +21,9 @@ from app.api import games, health, matches, players, rooms, testing
 from app.api.body_limit import BodyLimit
 from app.api.client_address import trusted_networks
 from app.api.errors import RateLimited
+from app.cluster.wire import RELAYED
 from app.config import Settings
-from app.db.store import EventLog, Store, database_url, migrate
+from app.db.store import EventLog, Store, database_url, migrate, normalize_url
 from app.limits import Limits
 from app.observability import endpoint as metrics_endpoint
 from app.observability.logs import configure_logging
@@ -38,6 +39,9 @@ from app.services import Services
 from app.static_assets import Assets
 from app.validation import forbidden_char
 
+if TYPE_CHECKING:
+    from app.cluster.node import Node
+
 log = logging.getLogger("bordet")
 
 
@@ -49,6 +53,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         configure_logging(settings.log_level)
         url = database_url() if settings.database_url is None else settings.database_url
+        if settings.redis_url is not None and not normalize_url(url).startswith("postgresql"):
+            raise RuntimeError(
+                "BORDET_REDIS_URL (several processes sharing the rooms) needs PostgreSQL as DATABASE_URL;"
+                " SQLite is for one process: unset BORDET_REDIS_URL or point DATABASE_URL at PostgreSQL."
+            )
         await migrate(url)
         metrics = Metrics()
         store = Store(url)
@@ -72,6 +81,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.services = Services(
             settings, store, event_log, clock, manager, TokenSigner(secret), limits, metrics
         )
+        if settings.redis_url is not None:
+            from app.cluster.node import Node
+
+            node = Node(
+                settings.redis_url,
+                prefix=settings.redis_prefix,
+                lease_ms=int(settings.lease_s * 1000),
+                write_timeout_s=settings.write_timeout_s,
+            )
+            await node.start(app, manager, store)
+            manager.owner = app.state.services.node = node
         await manager.recover()
         # Everything made so far lives as long as the process: keep it out of the collector's
         # full passes, which would otherwise walk it again and again under load.
@@ -84,7 +104,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await lag.stop()
+            node = app.state.services.node
+            if node is not None:
+                await node.halt()
             await manager.stop()
+            if node is not None:  # the leases go once the rooms stood still: another may take them
+                await node.stop()
             await event_log.stop()
             await store.close()
 
@@ -170,6 +195,18 @@ class BordetApp(FastAPI):
     """
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        node = self.node
+        if node is not None and scope["type"] in ("http", "websocket") and not scope.get(RELAYED):
+            await node.route(scope, receive, send, self._here)
+            return
+        await self._here(scope, receive, send)
+
+    @property
+    def node(self) -> Node | None:
+        services = getattr(self.state, "services", None)
+        return None if services is None else services.node
+
+    async def _here(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket" and (match := ROOM_SOCKET.fullmatch(scope["path"])):
             scope["app"] = self
             scope["path_params"] = {"code": match["code"]}

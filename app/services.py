@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from app.config import Settings
 from app.db.store import EventLog, Store
@@ -11,6 +12,9 @@ from app.observability.metrics import Metrics
 from app.rooms.clock import Clock
 from app.rooms.manager import RoomManager
 from app.security import TokenSigner
+
+if TYPE_CHECKING:  # the cluster (and redis) is imported only when BORDET_REDIS_URL is set
+    from app.cluster.node import Node
 
 
 @dataclass
@@ -23,3 +27,5 @@ class Services:
     signer: TokenSigner
     limits: Limits
     metrics: Metrics
+    node: Node | None = None
+    """This process's part in a group sharing the rooms through Redis; None with one process."""

@@ -85,6 +85,7 @@ import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -263,9 +264,9 @@ class ServerProcess:
 
     def start(self, cpus: set[int] | None, timeout: float = 60.0) -> None:
         env = {k: v for k, v in os.environ.items() if k != "BORDET_TEST_CLOCK"}
+        env["BORDET_SECRET"] = "slap-load-" + secrets.token_hex(16)  # processes sharing rooms share one
         env.update(self.env)
         env["DATABASE_URL"] = self.database_url
-        env["BORDET_SECRET"] = "slap-load-" + secrets.token_hex(16)
         command = [
             sys.executable,
             "-m",
@@ -356,6 +357,8 @@ class Stats:
     lat_all: dict[str, list[float]] = field(default_factory=lambda: {"nu": [], "slap": []})
     lat_actor: list[float] = field(default_factory=list)
     lat_ack: list[float] = field(default_factory=list)
+    lat_ack_by_route: dict[str, list[float]] = field(default_factory=lambda: {"owner": [], "relayed": []})
+    """With --also-url: send -> ack of actors connected to their room's owner, or to another process."""
     sent: Counter[str] = field(default_factory=Counter)
     accepted: Counter[str] = field(default_factory=Counter)
     rejects: Counter[str] = field(default_factory=Counter)
@@ -490,6 +493,7 @@ class Table:
         if p.measured:
             self.stats.accepted[p.kind] += 1
             self.stats.lat_ack.append((t - p.sent) / NS)
+            self.stats.lat_ack_by_route["owner" if actor.at_owner else "relayed"].append((t - p.sent) / NS)
             own = p.seen[i]
             if own is not None:
                 self.stats.lat_actor.append((own - p.sent) / NS)
@@ -553,6 +557,8 @@ class Bot:
         self.ws_url = ws_url
         self.compression = compression
         self.restart = restart
+        self.at_owner = True
+        """Connected to the process holding its room (the one it was created on), not relayed."""
         self.stats = table.stats
         self.ws: ClientConnection | None = None
         self.view: dict[str, Any] | None = None
@@ -775,6 +781,9 @@ class Args:
     warmup: float
     grace: float
     url: str | None
+    also_urls: list[str]
+    processes: int
+    redis_url: str | None
     server_pid: int | None
     database_url: str | None
     pin: bool
@@ -821,18 +830,23 @@ async def drive(
     args: Args, base: str, server_pid: int | None, alive: Callable[[], bool], result: Result
 ) -> None:
     stats = result.stats
-    ws_base = "ws" + base[len("http") :]
+    # With --also-url, processes sharing the rooms (BORDET_REDIS_URL): room i is created on (so
+    # held by) process i mod n, and its seat j connects to process (i + j) mod n, round robin.
+    bases = [base, *args.also_urls]
+    ws_bases = ["ws" + b[len("http") :] for b in bases]
     compression = None if args.compression == "none" else "deflate"
-    lobby = Lobby(base, args.concurrency)
+    lobbies = [Lobby(b, args.concurrency) for b in bases]
+    lobby = lobbies[0]
     tables: list[Table] = []
     bots: list[Bot] = []
     try:
         t_setup = time.monotonic()
         progress(f"creating {args.rooms} rooms and {args.rooms * args.clients} players over HTTP")
+        n = len(bases)
         plans: list[RoomPlan] = await gather_limited(
-            [lobby.room(i, args.clients, args.options) for i in range(args.rooms)], args.concurrency
+            [lobbies[i % n].room(i, args.clients, args.options) for i in range(args.rooms)], args.concurrency
         )
-        for plan in plans:
+        for r, plan in enumerate(plans):
             table = Table(plan.code, stats)
 
             def restart(code: str = plan.code, host: str = plan.tokens[0]) -> Awaitable[None]:
@@ -843,10 +857,11 @@ async def drive(
                     table,
                     i,
                     token,
-                    f"{ws_base}/ws/rooms/{plan.code}",
+                    f"{ws_bases[(r + i) % n]}/ws/rooms/{plan.code}",
                     compression,
                     restart if i == 0 else None,
                 )
+                bot.at_owner = (r + i) % n == r % n
                 table.bots.append(bot)
                 bots.append(bot)
             tables.append(table)
@@ -901,7 +916,8 @@ async def drive(
         await asyncio.gather(*(b.close() for b in bots), return_exceptions=True)
         for t in tables:
             t.drain()
-        await lobby.aclose()
+        for each in lobbies:
+            await each.aclose()
 
 
 async def _restart(lobby: Lobby, code: str, host: str, stats: Stats) -> None:
@@ -930,31 +946,58 @@ async def _sleep_until(t_ns: int, alive: Callable[[], bool]) -> None:
         await asyncio.sleep(min(left, 0.25))
 
 
+def _servers(args: Args, url: str, tmp: str) -> list[ServerProcess]:
+    """The server to start, or ``--processes`` of them sharing the rooms through ``--redis-url``."""
+    if args.processes == 1:
+        return [ServerProcess(database_url=url, log_path=Path(tmp) / "server.log")]
+    shared = {
+        **SERVER_ENV,
+        "BORDET_SECRET": "slap-load-" + secrets.token_hex(16),
+        "BORDET_REDIS_URL": args.redis_url or "",
+        "BORDET_REDIS_PREFIX": "bordet-slap-load-" + secrets.token_hex(4),
+    }
+    return [
+        ServerProcess(database_url=url, log_path=Path(tmp) / f"server{i}.log", env=dict(shared))
+        for i in range(args.processes)
+    ]
+
+
 def run(args: Args) -> Result:
     result = Result(args=args, stats=Stats())
     server: ServerProcess | None = None
+    servers: list[ServerProcess] = []
     tmp = tempfile.TemporaryDirectory(prefix="bordet-slap-load-")
     mine = os.sched_getaffinity(0)
     try:
         if args.url is None:
             url = args.database_url or f"sqlite+aiosqlite:///{tmp.name}/bordet.db"
-            server = ServerProcess(database_url=url, log_path=Path(tmp.name) / "server.log")
+            servers = _servers(args, url, tmp.name)
+            server = servers[0]
             cpus = sorted(mine)
             server_cpus = client_cpus = None
-            if args.pin and len(cpus) >= 2:
+            if args.pin and len(cpus) >= 2 and len(servers) == 1:
                 server_cpus, client_cpus = {cpus[0]}, set(cpus[1:])
-            progress("starting the server")
-            server.start(server_cpus)
+            progress(f"starting {len(servers)} server process(es)")
+            for each in servers:
+                each.start(server_cpus)
+            args.also_urls = [each.base for each in servers[1:]]
             progress(f"server pid {server.pid} listening on {server.base}")
+            if len(servers) > 1:
+                result.notes.append(
+                    f"{len(servers)} processes sharing the rooms through Redis, pids "
+                    + ", ".join(str(each.pid) for each in servers)
+                    + "; connections dealt round robin; server CPU below: the first process only"
+                )
             if client_cpus is not None:
                 os.sched_setaffinity(0, client_cpus)
                 client_list = ",".join(map(str, sorted(client_cpus)))
                 result.notes.append(f"pinning: server on CPU {cpus[0]}, clients on CPU {client_list}")
             else:
-                result.notes.append("pinning: none (" + ("--no-pin" if not args.pin else "one CPU") + ")")
+                why = "--no-pin" if not args.pin else "one CPU" if len(servers) == 1 else "several servers"
+                result.notes.append(f"pinning: none ({why})")
             base = server.base
             result.server_pid = server.pid
-            alive: Callable[[], bool] = server.alive
+            alive: Callable[[], bool] = partial(_all_alive, servers)
             db = "SQLite (temporary file)" if args.database_url is None else _redact(args.database_url)
             result.notes.insert(
                 0, f"server: uvicorn subprocess pid {server.pid} on {base}, 1 worker, real clock, {db}"
@@ -974,8 +1017,8 @@ def run(args: Args) -> Result:
     finally:
         with contextlib.suppress(Exception):
             os.sched_setaffinity(0, mine)
-        if server is not None:
-            server.stop()
+        for each in servers:
+            each.stop()
         tmp.cleanup()
     return result
 
@@ -987,6 +1030,10 @@ def progress(message: str) -> None:
     """A progress line on stderr (stdout keeps only the report), e.g. to find the pid for py-spy."""
     if not _quiet:
         print(f"[slap_load {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def _all_alive(servers: list[ServerProcess]) -> bool:
+    return all(each.alive() for each in servers)
 
 
 def _always() -> bool:
@@ -1076,6 +1123,8 @@ def figures(result: Result) -> dict[str, Any]:
             "all_clients_slap": summary(st.lat_all["slap"]),
             "actor_frame": summary(st.lat_actor),
             "actor_ack": summary(st.lat_ack),
+            "actor_ack_at_owner": summary(st.lat_ack_by_route["owner"]),
+            "actor_ack_relayed": summary(st.lat_ack_by_route["relayed"]),
         },
         "actions_sent": dict(st.sent),
         "accepted": dict(st.accepted),
@@ -1150,6 +1199,11 @@ def render(f: dict[str, Any]) -> str:
         ("send -> effect frame at the actor", "actor_frame"),
         ("send -> ack at the actor", "actor_ack"),
     ]
+    if f["latency_ms"]["actor_ack_relayed"]["n"]:  # --also-url: the cost of the extra hop
+        rows += [
+            ("  connected to the owner", "actor_ack_at_owner"),
+            ("  relayed by another", "actor_ack_relayed"),
+        ]
     for label, key in rows:
         s = f["latency_ms"][key]
         cells = "".join(
@@ -1240,6 +1294,22 @@ def parse_args(argv: list[str] | None) -> Args:
         help="seconds allowed after the window for the last measured actions",
     )
     parser.add_argument("--url", help="an already running server (loopback only), e.g. http://127.0.0.1:8000")
+    parser.add_argument(
+        "--also-url",
+        dest="also_urls",
+        action="append",
+        default=[],
+        help="with --url: another process sharing the rooms (BORDET_REDIS_URL); repeatable",
+    )
+    parser.add_argument(
+        "--processes",
+        type=bounded(int, 1, 8),
+        default=1,
+        help="start this many server processes sharing the rooms (needs --redis-url, PostgreSQL)",
+    )
+    parser.add_argument(
+        "--redis-url", help="with --processes: the Redis they share, e.g. redis://127.0.0.1:6379/0"
+    )
     parser.add_argument("--server-pid", type=int, help="with --url: the server's pid, to measure its CPU")
     parser.add_argument("--database-url", help="database for the started server (default: temp SQLite file)")
     parser.add_argument("--no-pin", dest="pin", action="store_false", help="do not pin server and clients")
@@ -1273,6 +1343,12 @@ def parse_args(argv: list[str] | None) -> Args:
             parser.error("--url must be http://<loopback address>:<port>")
         if ns.database_url:
             parser.error("--database-url only applies to the server this tool starts")
+    if ns.processes > 1 and (ns.url is not None or not ns.redis_url or not ns.database_url):
+        parser.error("--processes needs --redis-url and a PostgreSQL --database-url (and no --url)")
+    for also in ns.also_urls:
+        parts = urlsplit(also)
+        if ns.url is None or parts.scheme not in ("http", "https") or not is_loopback_host(parts.hostname):
+            parser.error("--also-url needs --url and must be http://<loopback address>:<port>")
     if ns.server_pid is not None and ns.url is None:
         parser.error("--server-pid only applies with --url")
     if ns.database_url:
@@ -1285,6 +1361,9 @@ def parse_args(argv: list[str] | None) -> Args:
         warmup=ns.warmup,
         grace=ns.grace,
         url=ns.url,
+        also_urls=[u.rstrip("/") for u in ns.also_urls],
+        processes=ns.processes,
+        redis_url=ns.redis_url,
         server_pid=ns.server_pid,
         database_url=ns.database_url,
         pin=ns.pin,

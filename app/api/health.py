@@ -37,4 +37,5 @@ async def health(services: ServicesDep) -> Health | JSONResponse:
             database="unreachable",
         )
         return JSONResponse(degraded.model_dump(), status_code=503)
-    return Health(status="ok", database="ok", rooms=len(services.rooms.rooms))
+    process = None if services.node is None else services.node.process
+    return Health(status="ok", database="ok", rooms=len(services.rooms.rooms), process=process)

@@ -192,6 +192,9 @@ class Health(BaseModel):
     status: str = Field(description='"ok".')
     database: str = Field(description='"ok": a trivial query answered in time.')
     rooms: int = Field(description="Rooms held in memory.")
+    process: str | None = Field(
+        default=None, description="This process's id among those sharing the rooms (BORDET_REDIS_URL)."
+    )
 
 
 class HealthDegraded(ErrorOut):

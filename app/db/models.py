@@ -89,6 +89,10 @@ class Room(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # Last put away after use (see app.rooms.manager): a lobby untouched for long expires.
     touched_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The fencing number of the process that owns the room when several share the rooms through
+    # Redis (app.cluster); 0 with one process. Events carrying another number are refused.
+    # Deferred: read only where ownership is decided (app.db.fences), never with the room.
+    fence: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0", deferred=True)
 
 
 class RoomMember(Base):
@@ -158,6 +162,9 @@ class GameEvent(Base):
     # Who moved for the seat: NULL its own player (a person, or a bot the host seated there),
     # 'standin' a bot playing for a person gone past the seat hold (the seat stays theirs).
     actor: Mapped[str | None] = mapped_column(String(16))
+
+    # The writer's fencing number (migration 0008_redis); NULL with one process, never checked.
+    fence: Mapped[int | None] = mapped_column(BigInteger, nullable=True, deferred=True)  # written, never read
 
 
 class GameSeat(Base):

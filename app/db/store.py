@@ -46,7 +46,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 
@@ -663,7 +663,8 @@ class Store:
 # --------------------------------------------------------------------------- the event log
 
 
-_Append = tuple[int, tuple[EventRec, ...], asyncio.Future[None]]
+# (game id, its events, the caller's future, the writer's fence: see ``append``)
+_Append = tuple[int, tuple[EventRec, ...], asyncio.Future[None], int | None]
 
 #: How long a clock note waits for a batch of appends to carry it (and for other games' notes
 #: to share its transaction) before it is written on its own.
@@ -757,15 +758,18 @@ class EventLog:
         finally:
             self._task = None
 
-    async def append(self, game_id: int, events: Sequence[EventRec]) -> None:
-        """Queue ``events`` of one game and return once they are committed (or raise the DB error)."""
+    async def append(self, game_id: int, events: Sequence[EventRec], fence: int | None = None) -> None:
+        """Queue ``events`` of one game and return once they are committed (or raise the DB error).
+
+        ``fence``: the writer's ownership number when several processes share the rooms
+        (:mod:`app.cluster`); the database refuses the rows if the room has a newer owner."""
         if not self.running:
             raise RuntimeError("EventLog is not running (call start() first)")
         batch = tuple(events)
         if not batch:
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((game_id, batch, future))
+        self._pending.append((game_id, batch, future, fence))
         self._wakeup.set()
         await future
 
@@ -835,7 +839,7 @@ class EventLog:
         self._fail_leftovers(error)
 
     def _fail_leftovers(self, error: BaseException) -> None:
-        for _, _, future in [*self._in_flight, *self._pending]:
+        for _, _, future, _ in [*self._in_flight, *self._pending]:
             _fail(future, error)
         self._in_flight = []
         self._pending.clear()
@@ -865,8 +869,9 @@ class EventLog:
                 "timing": e.timing,
                 "rulings": e.rulings,
                 "actor": e.actor,
+                "fence": fence,
             }
-            for game_id, events, _ in appends
+            for game_id, events, _, fence in appends
             for e in events
         ]
         started = time.perf_counter()
@@ -916,11 +921,11 @@ class EventLog:
     async def _write_appends(self, appends: list[_Append]) -> None:
         try:
             await self._insert(appends)
-        except IntegrityError as exc:
-            if len(appends) == 1:
-                self._fail_all(appends, exc)
-            else:
+        except DBAPIError as exc:
+            if len(appends) > 1 and (isinstance(exc, IntegrityError) or is_stale_owner(exc)):
                 await self._write_one_by_one(appends)
+            else:
+                self._fail_all(appends, exc)
         except Exception as exc:
             self._fail_all(appends, exc)
         else:
@@ -928,14 +933,14 @@ class EventLog:
 
     @staticmethod
     def _resolve(appends: Sequence[_Append]) -> None:
-        for _, _, future in appends:
+        for _, _, future, _ in appends:
             if not future.done():
                 future.set_result(None)
 
     async def _write_one_by_one(self, appends: list[_Append]) -> None:
         failed: dict[int, BaseException] = {}
         for item in appends:
-            game_id, _, future = item
+            game_id, _, future, _ = item
             if game_id in failed:
                 self._fail_all([item], failed[game_id])
                 continue
@@ -950,8 +955,18 @@ class EventLog:
 
     def _fail_all(self, appends: Sequence[_Append], error: BaseException) -> None:
         self.failed_appends += len(appends)
-        for _, _, future in appends:
+        for _, _, future, _ in appends:
             _fail(future, error)
+
+
+STALE_OWNER = "BF001"
+"""SQLSTATE of rows written under a fence their room no longer has (migration 0008_redis)."""
+
+
+def is_stale_owner(exc: BaseException) -> bool:
+    """The database refused rows of a process that lost their room to another (not the batch as
+    such: the other appends of the batch go again one by one)."""
+    return isinstance(exc, DBAPIError) and getattr(exc.orig, "sqlstate", None) == STALE_OWNER
 
 
 def _fail(future: asyncio.Future[None], error: BaseException) -> None:
@@ -980,6 +995,7 @@ __all__ = [
     "downgrade",
     "downgrade_sync",
     "ensure_sqlite_dir",
+    "is_stale_owner",
     "migrate",
     "migrate_sync",
     "normalize_url",

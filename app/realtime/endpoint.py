@@ -204,10 +204,11 @@ async def _serve(ws: WebSocket, services: Services, code: str) -> None:
     resyncs = TokenBucket(settings.resync_per_s, settings.resync_burst, time.monotonic())
     try:
         await _read_loop(ws, conn, room, actions, resyncs, settings.max_frame_bytes)
-    except WebSocketDisconnect:
+    except (WebSocketDisconnect, RoomError):  # RoomError: the room left this process (app.cluster)
         pass
     finally:
-        await room.call(lambda: room.disconnect(conn))
+        with contextlib.suppress(RoomError):
+            await room.call(lambda: room.disconnect(conn))
         await conn.stop()
 
 

@@ -305,4 +305,7 @@ CLOSE_CODES: dict[int, str] = {
     1011: "the room could not take the connection just now (SERVER_ERROR: a failed write, or the server "
     "holds as many rooms as it can); reconnect",
     1009: "frame far above the limit (closed by the server's WebSocket layer at 1 MiB)",
+    1012: "the room moved to another server process (several share the rooms, BORDET_REDIS_URL: its "
+    "process lost the room, or the process relaying this connection lost the room's owner); reconnect",
+    1013: "the server process holding the room did not answer and the room has no new one yet; reconnect",
 }

@@ -15,7 +15,8 @@ import secrets
 import time
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from functools import partial
+from typing import Any, Protocol
 
 from app.db import room_lifecycle
 from app.db.models import utcnow
@@ -58,6 +59,17 @@ class Lifecycle:
     """People watching one room at once."""
 
 
+class Owner(Protocol):
+    """Who may load which room when several processes share them (:class:`app.cluster.node.Node`);
+    with one process there is none and every room is this process's."""
+
+    async def take(self, code: str) -> int:
+        """Hold ``code`` here; returns the fence its event-log rows carry. RoomError if another holds it."""
+        ...
+
+    async def give_up(self, code: str) -> None: ...
+
+
 def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
@@ -72,6 +84,8 @@ class RoomManager:
         metrics: RoomMetrics = IGNORED,
         lifecycle: Lifecycle | None = None,
     ) -> None:
+        self.owner: Owner | None = None
+        """Set when several processes share the rooms (BORDET_REDIS_URL)."""
         self.store = store
         self.metrics = metrics
         self.event_log = event_log
@@ -123,7 +137,15 @@ class RoomManager:
         if rec.status == "expired":
             raise RoomError("ROOM_EXPIRED", "That room was left unused and has closed.", 410)
         await self._make_space()
-        room = await rebuild(rec, self.store, self._new_room, self.clock)
+        if self.owner is None:
+            room = await rebuild(rec, self.store, self._new_room, self.clock)
+        else:  # held before it is read: every event of an earlier owner is in the log by then
+            fence = await self.owner.take(code)
+            try:
+                room = await rebuild(rec, self.store, partial(self._new_room, fence=fence), self.clock)
+            except BaseException:
+                await self.owner.give_up(code)
+                raise
         self._adopt(room)
         return room
 
@@ -147,16 +169,18 @@ class RoomManager:
             break
         else:  # pragma: no cover - 31^6 codes
             raise RoomError("NO_CODE", "Could not allocate a room code; try again.", 503)
+        fence = None if self.owner is None else await self.owner.take(code)
         room = self._new_room(
-            code=code, game=game, options=clean, public=public, host_id=host_id, status="lobby"
+            code=code, game=game, options=clean, public=public, host_id=host_id, status="lobby", fence=fence
         )
         self._adopt(room)
         # The host takes the first seat through the room's inbox, like any other lobby command.
         await room.call(lambda: room.desk.join_seat(host_id, host_name, None, {}))
         return room
 
-    def _new_room(self, *, clock_offset: int = 0, **fields: Any) -> Room:
+    def _new_room(self, *, clock_offset: int = 0, fence: int | None = None, **fields: Any) -> Room:
         return Room(
+            fence=fence,
             store=self.store,
             event_log=self.event_log,
             clock=self.clock,
@@ -186,12 +210,35 @@ class RoomManager:
         rest (lobbies, finished games) is loaded when someone asks for it."""
         count = 0
         for rec in await self.store.rooms_in_status("playing"):
-            if rec.code not in self.rooms:
+            if self.owner is not None:
+                count += await self._take_over(rec.code)
+            elif rec.code not in self.rooms:
                 self._adopt(await rebuild(rec, self.store, self._new_room, self.clock))
                 count += 1
         if count:
             log.info("recovered %d running games", count)
         return count
+
+    async def _take_over(self, code: str) -> int:
+        """1 if the room ``code`` is now loaded here, 0 if another process holds it."""
+        if code in self.rooms:
+            return 0
+        try:
+            return int(await self.get(code) is not None)
+        except RoomError:
+            return 0
+
+    async def lose(self, code: str) -> None:
+        """Another process holds room ``code`` now: it leaves this one at once, without writing
+        anything (the database would refuse it), and its clients reconnect to the new owner."""
+        room = self.rooms.pop(code, None)
+        self._idle_since.pop(code, None)
+        if room is None:
+            return
+        room.put_away = True
+        await room.stop()
+        for peer in list(room.viewers):
+            peer.close(1012, "SERVER_ERROR", "This table moved to another server; reconnecting.")
 
     async def unload_idle(self, min_idle_ms: int | None = None) -> int:
         """Put away every room idle (no connection, nothing queued, no deadline or bot) for at
@@ -222,6 +269,8 @@ class RoomManager:
         await room.stop()
         if room.game is not None and room.status == "playing":
             self.event_log.note_clock(room.game.rec.id, room.now())
+        if self.owner is not None:
+            await self.owner.give_up(room.code)
         try:
             await room_lifecycle.put_away(self.store, room.code, room.host_id)
         except Exception:  # only the touch and the spectators' rows: the next put-away retries
@@ -272,6 +321,6 @@ class RoomManager:
         for task in self._tasks:
             await cancel_and_wait(task)
         self._tasks = []
-        for room in self.rooms.values():
+        for room in list(self.rooms.values()):
             await room.stop()
         self.checkpoint()  # a clean stop resumes exactly where it stopped

@@ -43,7 +43,6 @@ from app.tasks import cancel_and_wait
 __all__ = ["PUBLIC", "Member", "Room", "Table"]
 
 log = logging.getLogger(__name__)
-
 T = TypeVar("T")
 
 RETRY_MS = 1_000
@@ -69,6 +68,7 @@ class Room:
         pace: BotPace | None = None,
         metrics: RoomMetrics = IGNORED,
         max_spectators: int | None = None,
+        fence: int | None = None,
     ) -> None:
         self.code = code
         self.metrics = metrics
@@ -83,7 +83,7 @@ class Room:
         self.frames = Frames(self.engine)
         self.store = store
         self.desk = LobbyDesk(self)
-        self._log = event_log
+        self._log, self.fence = event_log, fence  # fence: see app.cluster.leases
         self._clock = clock
         self._offset = clock_offset
         self._inbox: deque[Item] = deque()
@@ -374,7 +374,7 @@ class Room:
             return
         events = game.take_pending()
         try:
-            await self._log.append(game.rec.id, events)
+            await self._log.append(game.rec.id, events, self.fence)
         except Exception:
             log.exception("room=%s event log append failed; rolling back %d inputs", self.code, len(events))
             game.roll_back(events)

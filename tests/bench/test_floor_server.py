@@ -53,4 +53,4 @@ async def test_a_seat_outside_the_table_is_refused(floor: str) -> None:
         with pytest.raises(ConnectionClosed):
             await ws.recv()
         assert ws.close_code == 4400
-        assert ws.close_reason.startswith("BAD_SEAT")
+        assert (ws.close_reason or "").startswith("BAD_SEAT")

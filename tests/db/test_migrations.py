@@ -16,7 +16,7 @@ from app.db import downgrade, migrate
 from app.db.models import Base
 from app.db.store import MIGRATIONS_DIR, create_engine
 
-HEAD = "0007_leaving"
+HEAD = "0008_redis"
 TABLES = {"players", "server_keys", "rooms", "room_members", "games", "game_events", "game_seats"}
 
 

@@ -40,10 +40,15 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     if request.param == "sqlite":
         yield f"sqlite+aiosqlite:///{tmp_path / 'bordet.db'}"
         return
+    yield from fresh_pg_database()
+
+
+def fresh_pg_database(prefix: str = "bordet_it") -> Iterator[str]:
+    """A new PostgreSQL database, dropped afterwards; the test skips when PostgreSQL is away."""
     problem = _pg_reachable()
     if problem:
         pytest.skip(problem)
-    name = f"bordet_it_{secrets.token_hex(4)}"
+    name = f"{prefix}_{secrets.token_hex(4)}"
     asyncio.run(_pg_exec(f'CREATE DATABASE "{name}"'))
     base = PG_ADMIN_DSN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://")
     try:

@@ -38,7 +38,7 @@ class ServerProcess:
     def ws(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30.0) -> None:
+    def start(self, timeout: float = 60.0) -> None:
         env = {
             **os.environ,
             "DATABASE_URL": self.database_url,
@@ -90,6 +90,7 @@ class ServerProcess:
             except httpx.HTTPError:
                 pass
             time.sleep(0.05)
+        self.stop()  # not left running behind a failed test
         raise RuntimeError("server did not become healthy")
 
     def kill(self) -> None:
