@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import pytest
 
-from app.engines import race
+from app.engines import race, race_settings
 from app.engines.race import Claim, Fairness, Pending, clockwise_from, close_time, judge, rule
 from bench.race_sim import FRAME_MS, Link, Outcome, Racer, simulate
 
@@ -103,8 +103,8 @@ def test_clockwise_tie_rule() -> None:
 
 
 def test_old_helpers_still_work() -> None:
-    assert race.accepts(race.race_deadline(10_420, 160), 10_580) is True
-    assert race.min_window(200, 10) == 210
+    assert race_settings.accepts(race_settings.race_deadline(10_420, 160), 10_580) is True
+    assert race_settings.min_window(200, 10) == 210
 
 
 # --- synthetic races -------------------------------------------------------------------

@@ -2,7 +2,8 @@
 
 import pytest
 
-from app.engines.race import Claim, Fairness, accepts, judge, min_window, race_deadline, rule
+from app.engines.race import Claim, Fairness, judge, rule
+from app.engines.race_settings import accepts, min_window, race_deadline
 
 S = 10_000
 FRAME = Fairness().frame_ms

@@ -19,7 +19,7 @@ from typing import Annotated, Literal, Self
 
 from pydantic import Field, model_validator
 
-from app.engines import race
+from app.engines import race_settings
 from app.engines.base import EngineOptions, SeatPrefs
 
 Ms = Annotated[int, Field(ge=0, le=600_000)]
@@ -63,16 +63,16 @@ class SlapOptions(EngineOptions):
         15000, description="A pair nobody slaps goes back to its players after this long (0 = wait forever)."
     )
     race_window_ms: Ms = Field(
-        race.RACE_WINDOW_MS,
+        race_settings.RACE_WINDOW_MS,
         description="A race closes as soon as no player who has not slapped could still win; at the "
         "latest this long after the first slap (at least max_credit_ms + tie_margin_ms).",
     )
     max_credit_ms: Ms = Field(
-        race.MAX_CREDIT_MS,
+        race_settings.MAX_CREDIT_MS,
         description="Most network time any slap is forgiven (round trip, jitter and one frame).",
     )
     tie_margin_ms: Ms = Field(
-        race.TIE_MARGIN_MS,
+        race_settings.TIE_MARGIN_MS,
         description="Reaction times this close together are a tie, settled by a random draw.",
     )
     latency_compensation: bool = Field(
@@ -99,7 +99,7 @@ class SlapOptions(EngineOptions):
 
     @model_validator(mode="after")
     def _check(self) -> Self:
-        race.check_window(self.race_window_ms, self.max_credit_ms, self.tie_margin_ms)
+        race_settings.check_window(self.race_window_ms, self.max_credit_ms, self.tie_margin_ms)
         for points in (self.placement_points, self.two_player_stall_points):
             if list(points) != sorted(points, reverse=True):
                 raise ValueError("points must not grow with a worse place")

@@ -19,7 +19,7 @@ from typing import Annotated, Self
 
 from pydantic import Field, model_validator
 
-from app.engines import race
+from app.engines import race_settings
 from app.engines.base import EngineOptions
 
 Ms = Annotated[int, Field(ge=0, le=600_000)]
@@ -54,16 +54,16 @@ class UffdaOptions(EngineOptions):
     )
     round_end_pause_ms: Ms = Field(8000, description="How long the round's scores stay on screen.")
     race_window_ms: Ms = Field(
-        race.RACE_WINDOW_MS,
+        race_settings.RACE_WINDOW_MS,
         description="A call race closes as soon as no player who has not called could still win; at the "
         "latest this long after the first call (at least max_credit_ms + tie_margin_ms).",
     )
     max_credit_ms: Ms = Field(
-        race.MAX_CREDIT_MS,
+        race_settings.MAX_CREDIT_MS,
         description="Most network time any call is forgiven (round trip, jitter and one frame).",
     )
     tie_margin_ms: Ms = Field(
-        race.TIE_MARGIN_MS,
+        race_settings.TIE_MARGIN_MS,
         description="Calls this close together are a tie: the caller nearest clockwise to the penalised "
         "player wins.",
     )
@@ -75,7 +75,7 @@ class UffdaOptions(EngineOptions):
 
     @model_validator(mode="after")
     def _check(self) -> Self:
-        race.check_window(self.race_window_ms, self.max_credit_ms, self.tie_margin_ms)
+        race_settings.check_window(self.race_window_ms, self.max_credit_ms, self.tie_margin_ms)
         return self
 
     @property
