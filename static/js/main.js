@@ -1,6 +1,7 @@
 // Entry point: a tiny router ("/" home, "/r/CODE" a room) with in-page navigation.
 import { HomePage } from "./home.js";
 import { applyDocumentLanguage, t } from "./i18n.js";
+import { mountLanguageSwitch } from "./shell/language.js";
 import { RoomPage } from "./room.js";
 
 const app = document.getElementById("app");
@@ -30,6 +31,7 @@ document.addEventListener("click", (e) => {
 });
 window.addEventListener("popstate", route);
 
-applyDocumentLanguage();
+await applyDocumentLanguage();
+mountLanguageSwitch();
 document.getElementById("skip").textContent = t("app.skip");
 route();

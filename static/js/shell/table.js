@@ -4,6 +4,8 @@
 import { h, setKids, setText, show, toggle } from "../dom.js";
 import { t } from "../i18n.js";
 import { Countdowns } from "./countdown.js";
+import { helpButton } from "./help.js";
+import { hintFor } from "./hints.js";
 import { Ring } from "./ring.js";
 import { scoreTable } from "./scores.js";
 import { announce } from "./toasts.js";
@@ -34,6 +36,7 @@ export class TableShell {
     this.countdowns = new Countdowns(() => ctx.conn.now());
     this.title = h("h1", { class: "table-title" });
     this.sub = h("p", { class: "table-sub" });
+    this.hint = h("p", { class: "table-hint", role: "note" });
     this.felt = h("div", { class: `felt n${this.count}` }, h("div", { class: "center" }, this.table.center));
     this.ring = new Ring(this.felt, this.count, this.you, (i) => this.table.seat(i));
     this.scoresBody = h("div", { class: "scores-body" });
@@ -43,7 +46,8 @@ export class TableShell {
     this.verify = h("button", { type: "button", class: "link verify-link", hidden: true,
       onclick: () => this.view.room.match && openVerify(this.view.room.match) }, t("verify.link"));
     this.el = h("section", { class: "table-shell" },
-      h("div", { class: "table-bar" }, h("div", { class: "titles" }, this.title, this.sub), this.countdowns.el),
+      h("div", { class: "table-bar" }, h("div", { class: "titles" }, this.title, this.sub, this.hint), this.countdowns.el,
+        helpButton(view.room.game, { compact: true })),
       this.felt, this.scores, ctx.log.el,
       h("footer", { class: "table-foot" }, this.watchers, this.verify));
   }
@@ -60,6 +64,7 @@ export class TableShell {
     if (this.you === null) bits.push(t("table.watching"));
     if (room.status === "finished") bits.push(t("table.finished"));
     setText(this.sub, bits.join(" · "));
+    setText(this.hint, hintFor(room.game, g));
     this.ring.update(view, this.you, (seat) => this.module.stats(g, seat));
     this.table.update(view, prev && prev.game ? prev : null);
     this.countdowns.update(this.module.timers(g, names));
