@@ -29,7 +29,12 @@ PROTOCOL = ROOT / "docs" / "protocol.md"
 LANGUAGES = ("en", "da", "fi")
 GAMES = ("slap", "leekha", "rummy", "uffda", "kuuduk")
 CODE = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$")
-CODE_TABLES = ("## Transport error codes", "## Close codes", "## Game rule codes", "## Lobby (HTTP) error codes")
+CODE_TABLES = (
+    "## Transport error codes",
+    "## Close codes",
+    "## Game rule codes",
+    "## Lobby (HTTP) error codes",
+)
 RAISERS = {"IllegalAction", "RoomError", "RateLimited", "coded_body", "_Refused"}
 """Calls whose first argument is the code of an error answer."""
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -68,18 +73,29 @@ def _literal(node: ast.expr | None) -> str | None:
 
 
 def raised_codes() -> set[str]:
-    """Every code app/ can answer with: the transport codes and close codes, the first argument of
-    each error raised (a literal, a module constant or ``*`` of a constant tuple, ``Code.X``, or a name an enclosing ``if`` has
-    compared with a literal), every literal ``code=`` and ``{"code": ...}``, and the module
-    constants beside each IllegalAction subclass (Rummy's table problems become reject codes)."""
+    """Every code app/ can answer with: the transport codes and close codes; the first argument of
+    each error raised (a literal, a module constant or ``*`` of a constant tuple, ``Code.X``, or a
+    name an enclosing ``if`` has compared with a literal); every literal ``code=`` and
+    ``{"code": ...}``; and the module constants beside each IllegalAction subclass (Rummy's table
+    problems become reject codes). A raise it cannot read fails the test."""
     codes = {c.value for c in Code} | {f"CLOSE_{n}" for n in CLOSE_CODES}
-    trees = {p: ast.parse(p.read_text(encoding="utf-8")) for p in APP.rglob("*.py") if p.name != "protocol_doc.py"}
+    trees = {
+        p: ast.parse(p.read_text(encoding="utf-8")) for p in APP.rglob("*.py") if p.name != "protocol_doc.py"
+    }
     constants: dict[str, str] = {}
     for tree in trees.values():
         for node in tree.body:
-            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            if (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+            ):
                 # NAME = ("CODE", "message") is passed on as *NAME.
-                first = node.value.elts[0] if isinstance(node.value, ast.Tuple) and node.value.elts else node.value
+                first = (
+                    node.value.elts[0]
+                    if isinstance(node.value, ast.Tuple) and node.value.elts
+                    else node.value
+                )
                 value = _literal(first)
                 if value is not None:
                     constants[node.targets[0].id] = value
@@ -171,16 +187,20 @@ async def test_every_key_and_every_code_the_server_can_send_has_text_in_every_la
         for lang in LANGUAGES:
             book = tables["rules"][lang][game]
             assert book["goal"] and book["example"][1], (lang, game)
-            shapes.add((len(book["parts"]), tuple(len(lines) for _, lines in book["parts"]), len(book["example"][1])))
+            shapes.add(
+                (len(book["parts"]), tuple(len(lines) for _, lines in book["parts"]), len(book["example"][1]))
+            )
         assert len(shapes) == 1, f"{game}: the three rules pages say different amounts"
 
 
 async def test_a_danish_browser_plays_a_slap_round_against_a_bot_in_danish(table: Table) -> None:
     table.prefix = "i18n-da"
     ana = await table.api.player("Ana")
-    code = (await table.api.create_room(ana["token"], "slap", {"rounds": 1, "first_starter": 1, "round_time_limit_s": 20}))[
-        "code"
-    ]
+    code = (
+        await table.api.create_room(
+            ana["token"], "slap", {"rounds": 1, "first_starter": 1, "round_time_limit_s": 20}
+        )
+    )["code"]
     await table.api.sit(ana["token"], code, 0)
     r = await table.api.call("POST", f"/api/rooms/{code}/bots", ana["token"], json={"seat": 1})
     assert r.status_code == 201, r.text
@@ -247,7 +267,9 @@ async def nudge(table: Table, code: str) -> bool:
     return True
 
 
-async def test_a_finnish_player_switches_the_language_and_plays_a_leekha_round_against_bots(table: Table) -> None:
+async def test_a_finnish_player_switches_the_language_and_plays_a_leekha_round_against_bots(
+    table: Table,
+) -> None:
     table.prefix = "i18n-fi"
     ana = await table.api.player("Ana")
     # No turn timer: the clock can be moved freely and never plays a card for Ana.
@@ -275,14 +297,18 @@ async def test_a_finnish_player_switches_the_language_and_plays_a_leekha_round_a
         if state["phase"] in ("ROUND_END", "MATCH_END"):
             break
         if state["passing"]:
-            await expect(page.locator(".table-hint")).to_contain_text("Viimeistä punaista tai vihreää korttiasi")
+            await expect(page.locator(".table-hint")).to_contain_text(
+                "Viimeistä punaista tai vihreää korttiasi"
+            )
             for card in auto_pass(tuple(CardId(c) for c in state["hand"])):
                 await page.locator(f'.lk-hand .lk-hand-card[data-card="{card}"]').click()
             await page.get_by_role("button", name="Anna 3 korttia").click()
             await expect(page.locator(".lk-hand.passing")).to_have_count(0)
             passed += 1
         elif state["phase"] == "PLAY" and state["turn"] == state["me"] and state["legal"]:
-            await expect(page.locator(".table-hint")).to_contain_text(re.compile("Tunnusta avattua väriä|Voit avata"))
+            await expect(page.locator(".table-hint")).to_contain_text(
+                re.compile("Tunnusta avattua väriä|Voit avata")
+            )
             await page.locator(f'.lk-hand .lk-hand-card[data-card="{state["legal"][0]}"]').click()
             await page.wait_for_function(
                 "n => Number(document.querySelector('.lk-center').dataset.played) !== n", arg=state["played"]
@@ -294,16 +320,20 @@ async def test_a_finnish_player_switches_the_language_and_plays_a_leekha_round_a
         raise AssertionError("the round did not end")
     assert passed == 1 and 1 <= plays <= 13  # a 37 or a throw-in can end the round before its 13th trick
     await expect(page.locator(".lk-center")).to_contain_text("Kierros 1 päättyi.")
-    await expect(page.locator(".log")).to_contain_text(re.compile(r"Kierros 1 päättyi: Ana [+−]?\d+"))
+    await expect(page.locator(".log")).to_contain_text(re.compile(r"Kierros 1 päättyi: Ana [+\u2212]?\d+"))
     await expect(page.locator(".log")).to_contain_text(re.compile(r"vie tikin ja \d+ (pisteen|pistettä)\."))
-    assert not re.search(r"\b1 pistettä", await page.locator(".log").inner_text()), "the Finnish singular after 1"
+    assert not re.search(r"\b1 pistettä", await page.locator(".log").inner_text()), (
+        "the Finnish singular after 1"
+    )
     text = await page.locator("main").inner_text()
     for english in ("Round", "Your hand", "points", "Scores"):
         assert english not in text, f"English left on the Finnish page: {english!r}"
     await table.shot(player, "round-over")
 
 
-async def test_the_rules_open_from_home_lobby_and_table_and_close_without_leaving_the_table(table: Table) -> None:
+async def test_the_rules_open_from_home_lobby_and_table_and_close_without_leaving_the_table(
+    table: Table,
+) -> None:
     table.prefix = "rules"
     ana = await table.api.player("Ana")
     context, page = await table.context(player=ana)
