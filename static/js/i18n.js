@@ -5,7 +5,7 @@
 // i18n/da.js and i18n/fi.js, loaded only for a device that uses them (tests/browser/test_i18n.py
 // fails on any key one of them lacks). The language is localStorage "bordet.lang" (the header's
 // switch), else the first of da / fi / en in navigator.languages, else English.
-// Server error codes: code.<CODE> is the client's own text; errorText() falls back to the server's.
+// Server error codes: code.<CODE> is the client's own text (errorText(); the server's message where none).
 //
 // Game option labels: opt.<game>.<option> (+ ".hint", + ".<value>" for choices, ".n" for numbers);
 // options without an entry show the server schema's own title and description.
@@ -326,9 +326,12 @@ export function t(key, params = {}) {
   });
 }
 
-/** The text for a server (or connection) error code: the client's own words, else the server's message. */
+/** The text for a server (or connection) error code: the client's own words for it, else the server's
+ * message. In English the server's message wins: it is English already and names the case at hand
+ * (which colour to follow, which slot); the client's English text covers codes that come without one. */
 export function errorText(code, message) {
   const key = `code.${code}`;
+  if (lang === "en" && message) return message;
   if (code && has(key)) return t(key, { message: message || "" });
   return message || code || "";
 }

@@ -1,6 +1,7 @@
 // English texts for the server's error codes (code.<CODE>) and the status bar's rule hints
-// (hint.<game>.<step>). The server's own message is the fallback for a code without text here;
-// tests/browser/test_i18n.py fails when a code the server can send has none.
+// (hint.<game>.<step>). An English page shows the server's own message when one came (it names the
+// case); these cover a code without one, and are what da.js and fi.js translate.
+// tests/browser/test_i18n.py fails when a code the server can send has no text here.
 export default {
   // transport and connection
   "code.BAD_JSON": "That message was garbled on the way; please try again.",
