@@ -29,19 +29,13 @@ PROTOCOL = ROOT / "docs" / "protocol.md"
 LANGUAGES = ("en", "da", "fi")
 GAMES = ("slap", "leekha", "rummy", "uffda", "kuuduk")
 CODE = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$")
-CODE_TABLES = (
-    "## Transport error codes",
-    "## Close codes",
-    "## Game rule codes",
-    "## Lobby (HTTP) error codes",
-)
 RAISERS = {"IllegalAction", "RoomError", "RateLimited", "coded_body", "_Refused"}
 """Calls whose first argument is the code of an error answer."""
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
-TABLES_JS = """async (games) => {
+TABLES_JS = """async ([games, modules]) => {
   const i18n = await import('/static/js/i18n.js');
-  for (const g of games) await import(`/static/js/games/${g}.js`);  // their English strings
+  for (const m of modules) await import(m);  // every module that adds English strings
   const help = await import('/static/js/shell/help.js');
   const out = { en: i18n.strings.en, rules: {}, ruleGames: Object.keys(help.RULE_GAMES) };
   for (const lang of ['da', 'fi']) out[lang] = (await import(`/static/js/i18n/${lang}.js`)).default;
@@ -58,12 +52,21 @@ def documented_codes() -> set[str]:
     codes: set[str] = set()
     inside = False
     for line in PROTOCOL.read_text(encoding="utf-8").splitlines():
-        if line.startswith("## "):
-            inside = line.startswith(CODE_TABLES)
+        if line.startswith(("| Code |", "| Close code |")):
+            inside = True
         elif inside and line.startswith("| `"):
             first = line.split("|")[1].strip().strip("`")
             codes.add(f"CLOSE_{first}" if first.isdigit() else first)
+        elif not line.startswith("|"):
+            inside = False
     return codes
+
+
+def string_modules() -> list[str]:
+    """The client modules that register English strings of their own (addStrings)."""
+    js = ROOT / "static" / "js"
+    found = [p for p in js.rglob("*.js") if 'addStrings("en"' in p.read_text(encoding="utf-8")]
+    return sorted("/static/js/" + p.relative_to(js).as_posix() for p in found)
 
 
 def _literal(node: ast.expr | None) -> str | None:
@@ -163,7 +166,7 @@ async def test_every_key_and_every_code_the_server_can_send_has_text_in_every_la
     _, page = await table.context()
     table.watch(page, "checker")
     await page.goto(table.server.http + "/")
-    tables: dict[str, Any] = await page.evaluate(TABLES_JS, list(GAMES))
+    tables: dict[str, Any] = await page.evaluate(TABLES_JS, [list(GAMES), string_modules()])
 
     en = tables["en"]
     for lang in ("da", "fi"):
