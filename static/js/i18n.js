@@ -295,7 +295,8 @@ export async function loadLanguage(code) {
 
 export async function applyDocumentLanguage() {
   const code = preferred();
-  await loadLanguage(code).catch(() => null); // a table that fails to load leaves English
+  // A table that fails to load leaves the page in English rather than without text.
+  await loadLanguage(code).catch((err) => console.warn(`language ${code} not loaded`, err));
   setLanguage(code);
   document.documentElement.lang = lang;
 }

@@ -142,6 +142,11 @@ class Table:
         """A new device; ``locale`` sets the browser's languages (navigator.languages), e.g. "da-DK"."""
         options = {**(PHONE if phone else DESKTOP), **({"locale": locale} if locale else {})}
         context = await self.browser.new_context(**options)
+        if locale:  # the page reads navigator.languages at its first line: make it so before any script
+            languages = json.dumps([locale, locale.split("-")[0]])
+            await context.add_init_script(
+                f"Object.defineProperty(Navigator.prototype, 'languages', {{ get: () => {languages} }});"
+            )
         context.set_default_timeout(WAIT_MS)
         if player is not None:  # a player made over HTTP: its token is already on this device
             stored = json.dumps({"id": player["id"], "name": player["name"], "token": player["token"]})

@@ -209,6 +209,7 @@ async def test_a_danish_browser_plays_a_slap_round_against_a_bot_in_danish(table
     assert r.status_code == 201, r.text
     player = await table.open_as(ana, f"{table.server.http}/r/{code}", locale="da-DK")
     page = player.page
+    assert await page.evaluate("navigator.languages") == ["da-DK", "da"]
     await expect(page.locator("html")).to_have_attribute("lang", "da")
     await expect(page.get_by_role("button", name="Sådan spiller du")).to_be_visible()
     await expect(page.get_by_label("Sprog")).to_have_value("da")
