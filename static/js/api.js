@@ -1,6 +1,6 @@
 // The HTTP lobby: a fetch wrapper that sends the player's token and turns error bodies
 // ({code, message}) into ApiError. The player (id, name, token) lives in localStorage.
-import { t } from "./i18n.js";
+import { errorText, t } from "./i18n.js";
 
 const KEY = "bordet.player";
 
@@ -38,13 +38,13 @@ export async function api(method, path, body) {
   try {
     response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch {
-    throw new ApiError(0, "NETWORK", t("err.network"));
+    throw new ApiError(0, "NETWORK", errorText("NETWORK", t("err.network")));
   }
   const data = response.status === 204 ? null : await response.json().catch(() => null);
   if (!response.ok) {
     const code = data?.code || `HTTP_${response.status}`;
     if (code === "BAD_TOKEN") player.clear();
-    throw new ApiError(response.status, code, data?.message || t("err.http", { status: response.status }));
+    throw new ApiError(response.status, code, errorText(code, data?.message || t("err.http", { status: response.status })));
   }
   return data;
 }

@@ -6,6 +6,7 @@ import { loadGame } from "./games/index.js";
 import { t } from "./i18n.js";
 import { nameCard, showWho } from "./identity.js";
 import { optionsForm } from "./options-form.js";
+import { rulesPanel } from "./shell/help.js";
 import { toast } from "./shell/toasts.js";
 
 const REFRESH_MS = 5000;
@@ -47,10 +48,10 @@ export class HomePage {
     const hero = h("div", { class: "hero" }, h("h1", {}, t("home.title")), h("p", { class: "muted" }, t("home.tagline")));
     if (!me) {
       this.root.replaceChildren(h("div", { class: "home" }, hero,
-        nameCard({ onDone: () => this.render() }), openRooms));
+        nameCard({ onDone: () => this.render() }), openRooms, rulesPanel()));
     } else {
       this.root.replaceChildren(h("div", { class: "home" }, hero,
-        h("div", { class: "home-grid" }, this.createPanel(), this.joinPanel(), openRooms, this.matchesPanel())));
+        h("div", { class: "home-grid" }, this.createPanel(), this.joinPanel(), openRooms, this.matchesPanel(), rulesPanel())));
     }
     this.refresh();
     clearInterval(this.timer);

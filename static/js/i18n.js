@@ -1,10 +1,15 @@
 // Every user-visible string of the client, in one table per language, keyed by id.
 // t(key, params) fills {name} placeholders; a value may be {one, other} (plural by params.n,
-// Intl.PluralRules). To add Danish or Finnish, add a `da` / `fi` table with the same keys:
-// missing keys fall back to English. The language is localStorage "bordet.lang" or the browser's.
+// Intl.PluralRules); number params are written by num() (Intl, one minus sign everywhere).
+// English lives here and in the game modules (addStrings); Danish and Finnish are whole tables in
+// i18n/da.js and i18n/fi.js, loaded only for a device that uses them (tests/browser/test_i18n.py
+// fails on any key one of them lacks). The language is localStorage "bordet.lang" (the header's
+// switch), else the first of da / fi / en in navigator.languages, else English.
+// Server error codes: code.<CODE> is the client's own text (errorText(); the server's message where none).
 //
 // Game option labels: opt.<game>.<option> (+ ".hint", + ".<value>" for choices, ".n" for numbers);
 // options without an entry show the server schema's own title and description.
+import codesAndHints from "./i18n/en.js";
 
 const en = {
   "app.title": "Bordet: card games with friends",
@@ -122,6 +127,14 @@ const en = {
   "scores.winner": "winner",
   "scores.final": "Final scores",
   "time.s": "{s} s",
+  "lang.label": "Language",
+  "help.open": "How to play",
+  "help.table": "How to play {title} (opens over the table)",
+  "help.title": "How to play {title}",
+  "help.home": "How to play",
+  "help.homeIntro": "Short rules for each game, with the points people get wrong.",
+  "help.example": "Worked example",
+  "help.close": "Close",
   "time.ms": "{m}:{s}",
   "list.and": "{first} and {last}",
 
@@ -243,7 +256,7 @@ const en = {
   "ev.noPair": "No pair.",
   "ev.noPairFalse": "No pair: {names} slapped anyway.",
   "ev.roundOver": "Round {round} is over: {list}.",
-  "ev.matchOver": "Match over: {names} won with {n} points.",
+  "ev.matchOver": { one: "Match over: {names} won with {n} point.", other: "Match over: {names} won with {n} points." },
 
   "opt.slap.rounds": "Rounds",
   "opt.slap.first_starter": "First to call Nu!",
@@ -271,32 +284,68 @@ const en = {
   "opt.slap.tie_policy.shared": "Share the better place",
 };
 
+for (const [key, value] of Object.entries(codesAndHints)) if (!Object.hasOwn(en, key)) en[key] = value;
 const tables = { en };
+export const LANGUAGES = { en: "English", da: "Dansk", fi: "Suomi" };
+const loaders = { da: () => import("./i18n/da.js"), fi: () => import("./i18n/fi.js") };
+const STORE = "bordet.lang";
 let lang = "en";
 let rules = new Intl.PluralRules("en");
+let numbers = new Map();
 
 export function setLanguage(code) {
   lang = tables[code] ? code : "en";
   rules = new Intl.PluralRules(lang);
+  numbers = new Map();
 }
 
 export function language() {
   return lang;
 }
 
-function pick() {
-  const wanted = [localStorage.getItem("bordet.lang"), ...(navigator.languages || [navigator.language])];
-  for (const code of wanted) {
+/** The device's language: its own choice, else the browser's first of da / fi / en. */
+export function preferred() {
+  const stored = localStorage.getItem(STORE);
+  if (Object.hasOwn(LANGUAGES, stored || "")) return stored;
+  for (const code of navigator.languages || [navigator.language]) {
     const base = (code || "").slice(0, 2).toLowerCase();
-    if (tables[base]) return base;
+    if (Object.hasOwn(LANGUAGES, base)) return base;
   }
   return "en";
 }
 
-export function applyDocumentLanguage() {
-  setLanguage(pick());
+/** Remember this device's language (the page reloads to draw everything in it). */
+export function remember(code) {
+  if (Object.hasOwn(LANGUAGES, code)) localStorage.setItem(STORE, code);
+}
+
+/** Load a language's table (Danish, Finnish) once; English is always here. */
+export async function loadLanguage(code) {
+  if (!tables[code] && loaders[code]) {
+    const table = (await loaders[code]()).default;
+    tables[code] = { ...table, ...tables[code] };
+  }
+  return tables[code] || en;
+}
+
+export async function applyDocumentLanguage() {
+  const code = preferred();
+  // A table that fails to load leaves the page in English rather than without text.
+  await loadLanguage(code).catch((err) => console.warn(`language ${code} not loaded`, err));
+  setLanguage(code);
   document.documentElement.lang = lang;
 }
+
+/** A number as this language writes it, always with a true minus sign (−3, never -3). */
+export function num(n, options = {}) {
+  const key = JSON.stringify(options);
+  let format = numbers.get(key);
+  if (!format) numbers.set(key, (format = new Intl.NumberFormat(lang, { useGrouping: "min2", ...options })));
+  return format.format(n).replace(/[-\u2212]/g, "\u2212");
+}
+
+/** A score with its sign: +3, −2, 0. */
+export const signed = (n) => num(n, { signDisplay: "exceptZero" });
 
 export function has(key) {
   return Object.hasOwn(tables[lang], key) || Object.hasOwn(en, key);
@@ -306,7 +355,21 @@ export function t(key, params = {}) {
   let text = Object.hasOwn(tables[lang], key) ? tables[lang][key] : en[key];
   if (text === undefined) return key;
   if (typeof text === "object") text = text[rules.select(Number(params.n))] ?? text.other;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (params[name] === undefined ? whole : String(params[name])));
+  return text.replace(/\{(\w+)\}/g, (whole, name) => {
+    const value = params[name];
+    if (value === undefined) return whole;
+    return typeof value === "number" && Number.isFinite(value) ? num(value) : String(value);
+  });
+}
+
+/** The text for a server (or connection) error code: the client's own words for it, else the server's
+ * message. In English the server's message wins: it is English already and names the case at hand
+ * (which colour to follow, which slot); the client's English text covers codes that come without one. */
+export function errorText(code, message) {
+  const key = `code.${code}`;
+  if (lang === "en" && message) return message;
+  if (code && has(key)) return t(key, { message: message || "" });
+  return message || code || "";
 }
 
 export const strings = tables;

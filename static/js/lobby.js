@@ -5,6 +5,7 @@ import { games, lobby } from "./api.js";
 import { h, keyedList, setAttr, setKids, setText, show, toggle } from "./dom.js";
 import { t } from "./i18n.js";
 import { optionsForm } from "./options-form.js";
+import { helpButton } from "./shell/help.js";
 import { positions } from "./shell/ring.js";
 import { hasRaces } from "./shell/races.js";
 import { toast } from "./shell/toasts.js";
@@ -40,7 +41,7 @@ export class Lobby {
     this.noSpectators = h("p", { class: "muted" }, t("lobby.noSpectators"));
     this.listSpectators = keyedList(this.spectators, (s) => this.spectatorRow(s), (li, s) => this.updateSpectator(li, s));
     this.el = h("section", { class: "lobby", "aria-labelledby": "lobby-title" },
-      h("div", { class: "lobby-head" }, this.title, this.state),
+      h("div", { class: "lobby-head" }, this.title, this.state, ctx.module ? helpButton(ctx.module.id) : null),
       h("div", { class: "panel share" },
         h("label", { for: "share-link" }, t("lobby.share")),
         h("div", { class: "row nowrap" }, this.linkInput, copy)),

@@ -2,6 +2,7 @@
 import { HomePage } from "./home.js";
 import { applyDocumentLanguage, t } from "./i18n.js";
 import { ReplayPage } from "./replay.js";
+import { mountLanguageSwitch } from "./shell/language.js";
 import { RoomPage } from "./room.js";
 
 const app = document.getElementById("app");
@@ -34,6 +35,7 @@ document.addEventListener("click", (e) => {
 });
 window.addEventListener("popstate", route);
 
-applyDocumentLanguage();
+await applyDocumentLanguage();
+mountLanguageSwitch();
 document.getElementById("skip").textContent = t("app.skip");
 route();

@@ -4,7 +4,7 @@ import { player } from "./api.js";
 import { RoomConnection } from "./connection.js";
 import { h, setKids } from "./dom.js";
 import { hasGame, loadGame } from "./games/index.js";
-import { t } from "./i18n.js";
+import { errorText, t } from "./i18n.js";
 import { nameCard, showWho } from "./identity.js";
 import { Lobby } from "./lobby.js";
 import { EventLog } from "./shell/log.js";
@@ -42,7 +42,7 @@ export class RoomPage {
     this.conn = new RoomConnection(this.code, me.token, {
       view: (view, prev, reason) => this.onView(view, prev, reason),
       state: (state, info) => this.status?.update(state, info, this.conn?.rtt ?? null),
-      reply: (msg) => toast(msg.message || msg.code),
+      reply: (msg) => toast(errorText(msg.code, msg.message)),
       error: (msg) => this.onError(msg),
     });
     this.status = new ConnectionStatus(() => this.conn.retryNow());
@@ -75,7 +75,7 @@ export class RoomPage {
       this.lobbyBox.replaceChildren();
       return;
     }
-    toast(msg.message || msg.code);
+    toast(errorText(msg.code, msg.message));
   }
 
   async onView(view, prev, reason) {

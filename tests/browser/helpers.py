@@ -136,8 +136,17 @@ class Table:
         page.on("request", request)
         page.on("websocket", websocket)
 
-    async def context(self, phone: bool = False, player: dict[str, Any] | None = None) -> tuple[Any, Any]:
-        context = await self.browser.new_context(**(PHONE if phone else DESKTOP))
+    async def context(
+        self, phone: bool = False, player: dict[str, Any] | None = None, locale: str | None = None
+    ) -> tuple[Any, Any]:
+        """A new device; ``locale`` sets the browser's languages (navigator.languages), e.g. "da-DK"."""
+        options = {**(PHONE if phone else DESKTOP), **({"locale": locale} if locale else {})}
+        context = await self.browser.new_context(**options)
+        if locale:  # the page reads navigator.languages at its first line: make it so before any script
+            languages = json.dumps([locale, locale.split("-")[0]])
+            await context.add_init_script(
+                f"Object.defineProperty(Navigator.prototype, 'languages', {{ get: () => {languages} }});"
+            )
         context.set_default_timeout(WAIT_MS)
         if player is not None:  # a player made over HTTP: its token is already on this device
             stored = json.dumps({"id": player["id"], "name": player["name"], "token": player["token"]})
@@ -155,9 +164,11 @@ class Table:
         await page.get_by_role("button", name="Continue").click()
         return Player(self, context, page, name)
 
-    async def open_as(self, player: dict[str, Any], url: str, phone: bool = False) -> Player:
+    async def open_as(
+        self, player: dict[str, Any], url: str, phone: bool = False, locale: str | None = None
+    ) -> Player:
         """A device that already has this (HTTP-made) player's token."""
-        context, page = await self.context(phone, player)
+        context, page = await self.context(phone, player, locale)
         self.watch(page, player["name"])
         await page.goto(url)
         return Player(self, context, page, player["name"])

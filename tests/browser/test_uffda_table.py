@@ -511,7 +511,7 @@ async def check_round_end(game: Game, snap: Snap) -> None:
         await expect(game.page(0).locator(".uf-status")).to_contain_text("Game over")
     else:
         await expect(rows).to_contain_text(f"went out · bonus {MINUS}5")
-        await expect(rows.locator("td strong", has_text=re.compile(r"^-5$"))).to_have_count(1)
+        await expect(rows.locator("td strong", has_text=re.compile(rf"^{MINUS}5$"))).to_have_count(1)
         await expect(game.page(1).locator(".log-list")).to_contain_text(
             re.compile(rf"Round 1 over: \w+ went out \({MINUS}5\)")
         )

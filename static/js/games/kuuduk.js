@@ -4,7 +4,7 @@
 // The server is the referee: every button comes from the view's `legal` list; an empty slot of
 // the card's letter may still be tried, and the server's reject (a toast) says why it is not allowed.
 import { h, loadStyle, setAttr, setKids, setText, show, toggle } from "../dom.js";
-import { addStrings, t } from "../i18n.js";
+import { addStrings, signed, t } from "../i18n.js";
 
 loadStyle("/static/css/games/kuuduk.css");
 
@@ -116,7 +116,6 @@ const SYM = { G: "▲", O: "●", P: "■" };
 const BLACK_SYM = { swipe_left: "←", swipe_right: "→", swipe_any: "↔", switch: "⇄" };
 const isLetter = (id) => "kud".includes(id[0]);
 const blackKind = (id) => id.replace(/-\d+$/, "");
-const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : "0");
 
 export function cardName(id) {
   if (!id) return "";

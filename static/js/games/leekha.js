@@ -5,7 +5,7 @@
 // any other try goes to the server, whose reject message the room shows.
 import { lobby, player } from "../api.js";
 import { h, keyedList, loadStyle, setAttr, setKids, setText, show, toggle } from "../dom.js";
-import { addStrings, t } from "../i18n.js";
+import { addStrings, signed, t } from "../i18n.js";
 import { positions } from "../shell/ring.js";
 import { toast } from "../shell/toasts.js";
 
@@ -60,7 +60,7 @@ addStrings("en", {
   "leekha.bot": "bot",
   "leekha.standin": "bot playing for {name}",
   "leekha.rule37": "37! {name} took both Leekhas in one trick: 37 points, everyone else 0.",
-  "leekha.threwIn": "{name} threw in and took {n} points.",
+  "leekha.threwIn": { one: "{name} threw in and took {n} point.", other: "{name} threw in and took {n} points." },
   "leekha.roundOver": "Round {round} is over.",
   "leekha.next": "Next round",
   "leekha.decided": "{name} can no longer stay under {limit}: the match is decided.",
@@ -94,7 +94,7 @@ addStrings("en", {
   "ev.leekha.start": "{name} leads the first trick.",
   "ev.leekha.play": "{name} plays the {card}.",
   "ev.leekha.auto": "Time ran out: the server played the {card} for {name}.",
-  "ev.leekha.trick": "{name} takes the trick with {n} points.",
+  "ev.leekha.trick": { one: "{name} takes the trick with {n} point.", other: "{name} takes the trick with {n} points." },
   "ev.leekha.round": "Round {round} is over: {list}.",
   "ev.leekha.decided": "The match is decided: {name} will reach {limit}.",
   "opt.leekha.mode": "Mode",
@@ -110,7 +110,6 @@ const SYMBOL = { R: "♥", B: "♠", Y: "♦", G: "♣" };
 const FACE = { 10: "0", 11: "⇄", 12: "+2", 13: "⊘", 14: "1" };
 const TEAM = ["A", "B"];
 const rank = (card) => Number(card.slice(1, 3));
-const signed = (n) => (n > 0 ? `+${n}` : String(n));
 const right = (seat) => (seat + 3) % 4; // play and passing go to the right (counterclockwise)
 const left = (seat) => (seat + 1) % 4;
 

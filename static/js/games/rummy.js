@@ -4,7 +4,7 @@
 // up, Enter on a place puts it down, arrows shift it within its set, Escape lets go).
 // The server is the referee: every move is a `move` action and the view says what came of it.
 import { h, loadStyle, setAttr, setKids, setText, show, toggle } from "../dom.js";
-import { addStrings, t } from "../i18n.js";
+import { addStrings, errorText, signed, t } from "../i18n.js";
 
 loadStyle("/static/css/games/rummy.css");
 
@@ -75,7 +75,7 @@ const strings = {
   "rummy.problems": "Not valid yet:",
   "rummy.controls": "Turn",
   "rummy.yourTurn": "Your turn: lay out sets, then End turn, or draw a card.",
-  "rummy.validNow": "The table is valid: End turn to play {n} cards.",
+  "rummy.validNow": { one: "The table is valid: End turn to play {n} card.", other: "The table is valid: End turn to play {n} cards." },
   "rummy.theirTurn": "{name}'s turn.",
   "rummy.building": { one: "{name} is building the table: {n} card placed.", other: "{name} is building the table: {n} cards placed." },
   "rummy.rejected": "Not accepted: {message}",
@@ -98,12 +98,12 @@ const strings = {
   "rummy.ev.drewYou": "You drew {cards}.",
   "rummy.ev.pass": "{name} passed: the pool is empty.",
   "rummy.ev.timeoutCommit": { one: "Time ran out: {name}'s table was valid and counts ({n} card played).", other: "Time ran out: {name}'s table was valid and counts ({n} cards played)." },
-  "rummy.ev.timeoutSalvage": "Time ran out: {name} keeps the valid sets ({n} cards played); {back} cards go back to the hand.",
+  "rummy.ev.timeoutSalvage": { one: "Time ran out: {name} keeps the valid sets ({n} card played); {back} go back to the hand.", other: "Time ran out: {name} keeps the valid sets ({n} cards played); {back} go back to the hand." },
   "rummy.ev.timeoutRestore": { one: "Time ran out: the table goes back as it was and {name} draws {n} card.", other: "Time ran out: the table goes back as it was and {name} draws {n} cards." },
   "rummy.ev.timeoutYou": "Time ran out: the table goes back as it was and you draw {cards}.",
   "rummy.ev.timeoutNone": "Time ran out: the table goes back as it was; the pool is empty.",
   "rummy.ev.roundOver": "Round {round} is over ({end}): {list}.",
-  "rummy.ev.matchOver": "Match over: {names} won with {n} points.",
+  "rummy.ev.matchOver": { one: "Match over: {names} won with {n} point.", other: "Match over: {names} won with {n} points." },
   "rummy.cd.you": "Your turn ends in",
   "rummy.cd.turn": "{name}'s turn ends in",
   "rummy.cd.next": "Next turn in",
@@ -129,7 +129,6 @@ const COLOURS = ["R", "B", "Y", "K"];
 const SYMBOL = { R: "●", B: "■", Y: "▲", K: "◆", J: "★" };
 const isJoker = (id) => id[0] === "J";
 const numberOf = (id) => (isJoker(id) ? 0 : Number(id.slice(1, 3)));
-const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
 const nameOf = (names, s) => names[s] || t("seat.n", { n: s + 1 });
 
 export function cardName(id) {
@@ -242,7 +241,7 @@ class RummyTable {
   async commit() {
     const reply = await this.send("commit", {}, { quiet: true });
     if (reply?.type === "reject") {
-      this.rejected = reply.message || reply.code;
+      this.rejected = errorText(reply.code, reply.message);
       toggle(this.problemsEl, "flash", false);
       void this.problemsEl.offsetWidth; // restart the attention animation
       toggle(this.problemsEl, "flash", true);

@@ -2,13 +2,12 @@
 // touch, space bar), the ruling of every closed flip, penalties and round scores.
 // The server is the referee: this view only shows what it sends and sends what the player does.
 import { h, setAttr, setKids, setText, show, toggle } from "../dom.js";
-import { t } from "../i18n.js";
+import { signed, t } from "../i18n.js";
 import { unverified } from "../shell/races.js";
 import { COLOURS, SYMBOL, cardBack, colourCard, colourName, swatch } from "../cards.js";
 
 const OPEN = new Set(["FLIP_OPEN", "RACE"]);
 const number = (card) => Number(card.slice(1));
-const signed = (n) => (n > 0 ? `+${n}` : String(n));
 const MAX_MS = 2147483647;
 const HAND = '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor" d="M7 11V5.5a1.5 1.5 0 0 1 3 0V10h.5V3.5a1.5 1.5 0 0 1 3 0V10h.5V4.5a1.5 1.5 0 0 1 3 0V11h.5V7.5a1.5 1.5 0 0 1 3 0V15a7 7 0 0 1-7 7h-1a6.5 6.5 0 0 1-5.2-2.6L2.6 14.3a1.5 1.5 0 0 1 2.3-1.9L7 14.5z"/></svg>';
 

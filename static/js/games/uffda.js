@@ -4,7 +4,7 @@
 // The server is the referee: this view marks what the view's `legal` list allows and sends what the
 // player does, mistakes included (NEXT with an owed coin, a next-to-last card without UFF-DA!).
 import { h, loadStyle, setAttr, setKids, setText, show, toggle } from "../dom.js";
-import { addStrings, t } from "../i18n.js";
+import { addStrings, num, t } from "../i18n.js";
 import { unverified } from "../shell/races.js";
 
 loadStyle("/static/css/games/uffda.css");
@@ -27,7 +27,7 @@ addStrings("en", {
   "uffda.side": "Side {k} of the double {v}|{v} on {branch}",
   "uffda.waiting": "End {v} on {branch}, open once the double is filled",
   "uffda.legalMark": "(you can play here)",
-  "uffda.pile": "Draw from pile {p} ({n} cards)",
+  "uffda.pile": { one: "Draw from pile {p} ({n} card)", other: "Draw from pile {p} ({n} cards)" },
   "uffda.pileShort": "Pile {p}",
   "uffda.next": "NEXT",
   "uffda.placeCoin": "Place coin",
@@ -643,7 +643,7 @@ export default {
       rows: g.scores.map((r) => ({
         label: r.terminated ? t("uffda.sc.blocked", { n: r.round, c: r.center }) : t("uffda.sc.round", { n: r.round, c: r.center }),
         cells: r.scores.map((sc, i) => ({
-          value: String(sc),
+          value: num(sc),
           detail: i === r.winner ? t("uffda.sc.won", { bonus: 5 * r.round }) : t("uffda.sc.hand", { n: r.hand_points[i] }),
         })),
       })),

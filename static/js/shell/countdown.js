@@ -1,11 +1,11 @@
 // Countdowns to server deadlines. Deadlines are room-clock ms; `now()` is the room clock as
 // measured by clock sync (local performance.now() + offset), so every screen counts alike.
 import { h, setAttr, setText, show } from "../dom.js";
-import { t } from "../i18n.js";
+import { num, t } from "../i18n.js";
 
 export function formatMs(ms) {
   const left = Math.max(0, ms);
-  if (left < 10000) return t("time.s", { s: (Math.ceil(left / 100) / 10).toFixed(1) });
+  if (left < 10000) return t("time.s", { s: num(Math.ceil(left / 100) / 10, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
   const s = Math.ceil(left / 1000);
   return t("time.ms", { m: Math.floor(s / 60), s: String(s % 60).padStart(2, "0") });
 }

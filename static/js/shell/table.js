@@ -5,6 +5,8 @@ import { h, setKids, setText, show, toggle } from "../dom.js";
 import { t } from "../i18n.js";
 import { Countdowns } from "./countdown.js";
 import { TableControls } from "./leaving.js";
+import { helpButton } from "./help.js";
+import { hintFor } from "./hints.js";
 import { Ring } from "./ring.js";
 import { scoreTable } from "./scores.js";
 import { announce } from "./toasts.js";
@@ -36,6 +38,7 @@ export class TableShell {
     this.controls = new TableControls({ conn: ctx.conn, me: ctx.me });
     this.title = h("h1", { class: "table-title" });
     this.sub = h("p", { class: "table-sub" });
+    this.hint = h("p", { class: "table-hint", role: "note" });
     this.felt = h("div", { class: `felt n${this.count}` }, h("div", { class: "center" }, this.table.center));
     this.ring = new Ring(this.felt, this.count, this.you, (i) => this.table.seat(i));
     this.scoresBody = h("div", { class: "scores-body" });
@@ -46,7 +49,8 @@ export class TableShell {
       onclick: () => this.view.room.match && openVerify(this.view.room.match) }, t("verify.link"));
     this.replayLink = h("a", { class: "link replay-link", "data-nav": true, hidden: true }, t("replay.link"));
     this.el = h("section", { class: "table-shell" },
-      h("div", { class: "table-bar" }, h("div", { class: "titles" }, this.title, this.sub), this.countdowns.el),
+      h("div", { class: "table-bar" }, h("div", { class: "titles" }, this.title, this.sub, this.hint), this.countdowns.el,
+        helpButton(view.room.game, { compact: true })),
       this.controls.el, this.felt, this.scores, ctx.log.el,
       h("footer", { class: "table-foot" }, this.watchers, this.verify, this.replayLink));
   }
@@ -63,6 +67,7 @@ export class TableShell {
     if (this.you === null) bits.push(t("table.watching"));
     if (room.status === "finished") bits.push(t("table.finished"));
     setText(this.sub, bits.join(" · "));
+    setText(this.hint, hintFor(room.game, g));
     this.ring.update(view, this.you, (seat) => this.module.stats(g, seat));
     this.table.update(view, prev && prev.game ? prev : null);
     this.countdowns.update(this.module.timers(g, names));
