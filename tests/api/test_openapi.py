@@ -80,6 +80,7 @@ ERRORS: dict[str, set[int]] = {
     "POST /api/rooms/{code}/bots": {401, 403, 404, 409, 422, 503},
     "PUT /api/rooms/{code}/teams": {401, 403, 404, 409, 422, 503},
     "POST /api/rooms/{code}/end": {401, 403, 404, 409, 503},
+    "POST /api/rooms/{code}/end-game": {401, 403, 404, 409, 503},
     "POST /api/_test/clock": {404, 409, 422},
     "POST /api/_test/seed": {404, 409, 422},
     "GET /api/_test/rooms/{code}/clock": {404},
