@@ -362,7 +362,7 @@ async def bordet_tables(base: str, count: int, concurrency: int, start: bool = T
     """``count`` Rummy rooms of four seated players, every seat connected (and the games started)."""
     lobby = Lobby(base, concurrency)
     ws_base = "ws" + base[len("http") :]
-    created = 0
+    created = joined = 0
 
     async def room(i: int) -> RoomPlan:
         nonlocal created
@@ -377,11 +377,15 @@ async def bordet_tables(base: str, count: int, concurrency: int, start: bool = T
         tables = [Table(i) for i in range(count)]
 
         async def join(table: Table, seat: int, code: str, token: str) -> None:
+            nonlocal joined
             ws = await open_ws(f"{ws_base}/ws/rooms/{code}")
             await ws.send(orjson.dumps({"type": "hello", "token": token}).decode())
             link = BordetLink(table, seat, ws)
             table.links[seat] = link
             link.start()
+            joined += 1
+            if joined % max(1, count * SEATS // 10) == 0:
+                say(f"{joined} of {count * SEATS} connections open")
 
         for table in tables:
             table.links = [None] * SEATS  # type: ignore[list-item]  # each filled by its join
