@@ -179,12 +179,18 @@ def assign_colours(wanted: Sequence[object]) -> list[str]:
     return [c if c is not None else next(free) for c in chosen]
 
 
-def window(o: JSON, rtt: int | None, jitter: int | None) -> tuple[int, int] | None:
-    """The network time a claim over this link may be credited (17 ms frame, 2 ms slack)."""
+def window(
+    o: JSON, rtt: int | None, jitter: int | None, verified: Sequence[int] | None = None
+) -> tuple[int, int] | None:
+    """The network time a claim over this link may be credited (17 ms frame, 2 ms slack); a
+    verified round trip (the client's TCP connection as the server measured it) bounds both ends."""
     if rtt is None or rtt < 0:
         return None
-    low = min(max(rtt - 2, 0), o["max_credit_ms"])
-    return low, min(rtt + max(jitter or 0, 0) + 17, o["max_credit_ms"])
+    floor, top = rtt, rtt + max(jitter or 0, 0)
+    if verified is not None:
+        floor, top = min(floor, verified[0]), min(top, verified[0] + verified[1] + 17)
+    low = min(max(floor - 2, 0), o["max_credit_ms"])
+    return low, min(top + 17, o["max_credit_ms"])
 
 
 def judge(
@@ -194,17 +200,22 @@ def judge(
     sent = (link or {}).get("sent", {}).get(key)
     rtt = (link or {}).get("rtt")
     jitter = (link or {}).get("jitter")
+    verified = (link or {}).get("verified")
     flags = []
     if sent is None:
         flags.append("NO_STIMULUS")
     elapsed = arrival - (reference if sent is None else sent)
-    win = window(o, rtt, jitter)
+    win = window(o, rtt, jitter, verified)
     if not o["latency_compensation"]:
         credit, effective = 0, arrival - reference
     elif win is None:
         flags.append("NO_SYNC")
         credit, effective = 0, elapsed
     else:
+        assert rtt is not None
+        mismatched = verified is not None and rtt + max(jitter or 0, 0) > verified[0] + verified[1] + 17
+        if (link or {}).get("unverifiable") or mismatched:
+            flags.append("UNVERIFIED")
         low, high = win
         if claimed is None:
             flags.append("NO_REACTION")
@@ -215,7 +226,8 @@ def judge(
                 flags.append("ABOVE_WINDOW")
             elif network < low:
                 flags.append("BELOW_WINDOW")
-        credit = min(max(network, low), high)
+        # Over a verified link an implausible claim gets the bottom of its window, not the top.
+        credit = low if verified is not None and network > high else min(max(network, low), high)
         effective = elapsed - credit
     if o["latency_compensation"] and (effective < 100 or (claimed is not None and claimed < 100)):
         flags.append("INHUMAN")
@@ -424,7 +436,7 @@ class Slap(Game):
             if seat in claimed or link is None or key not in link.get("sent", {}):
                 continue
             win = (
-                window(self.o, link.get("rtt"), link.get("jitter"))
+                window(self.o, link.get("rtt"), link.get("jitter"), link.get("verified"))
                 if self.o["latency_compensation"]
                 else None
             )

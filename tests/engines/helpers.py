@@ -74,7 +74,7 @@ def same_links(players: int, rtt: int, sent: Mapping[str, int], jitter: int = 0)
     ``jitter``) and was written each live stimulus at ``sent[key]``: what a race test gives a move.
 
     >>> same_links(2, 40, {"flip:1": 10_000}).link(1)
-    Link(rtt=40, jitter=0, sent={'flip:1': 10000})
+    Link(rtt=40, jitter=0, sent={'flip:1': 10000}, verified=None, unverifiable=False)
     """
     return Timing(tuple(Link(rtt, jitter, dict(sent)) for _ in range(players)))
 

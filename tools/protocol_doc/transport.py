@@ -25,11 +25,11 @@ ROOM_VIEW_KEYS: dict[str, str] = {
     "max_players": "Seats at the table.",
     "seats": "One entry per seat: `null` (free) or `{player_id, name, connected, seat, prefs}`.",
     "spectators": "Watchers: `{player_id, name, connected}`.",
+    "match": "`null` before the first game; then `{id, seed_hash, seed, started_at, result}`: `seed` and "
+    "`result` stay `null` until the game ends (check `sha256(seed) == seed_hash` then).",
     "reported_links": "Seats connected only where the server has no round trip their client cannot delay "
     "(see the README on proxies): their races are judged by their own reported link; a host may rank "
     "by arrival order or lower `max_credit_ms`. Their race claims carry the flag `UNVERIFIED`.",
-    "match": "`null` before the first game; then `{id, seed_hash, seed, started_at, result}`: `seed` and "
-    "`result` stay `null` until the game ends (check `sha256(seed) == seed_hash` then).",
 }
 
 
