@@ -86,6 +86,7 @@ def raised_codes() -> set[str]:
         p: ast.parse(p.read_text(encoding="utf-8")) for p in APP.rglob("*.py") if p.name != "protocol_doc.py"
     }
     constants: dict[str, str] = {}
+    node: ast.AST
     for tree in trees.values():
         for node in tree.body:
             if (
@@ -112,8 +113,8 @@ def raised_codes() -> set[str]:
             codes |= {v for n in tree.body if isinstance(n, ast.Assign) and (v := _literal(n.value))}
         for node in ast.walk(tree):
             if isinstance(node, ast.Dict):
-                for key, value in zip(node.keys, node.values, strict=True):
-                    if isinstance(key, ast.Constant) and key.value == "code" and (code := _literal(value)):
+                for key, item in zip(node.keys, node.values, strict=True):
+                    if isinstance(key, ast.Constant) and key.value == "code" and (code := _literal(item)):
                         codes.add(code)
             if not isinstance(node, ast.Call):
                 continue
