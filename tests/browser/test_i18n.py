@@ -21,6 +21,7 @@ from playwright.async_api import expect
 from app.engines.cards import CardId
 from app.engines.leekha.rules import auto_pass
 from app.realtime.messages import CLOSE_CODES, Code
+from app.static_assets import Assets
 from tests.browser.helpers import Player, Table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,12 +34,12 @@ RAISERS = {"IllegalAction", "RoomError", "RateLimited", "coded_body", "_Refused"
 """Calls whose first argument is the code of an error answer."""
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
-TABLES_JS = """async ([games, modules]) => {
-  const i18n = await import('/static/js/i18n.js');
+TABLES_JS = """async ([games, url, modules]) => {
+  const i18n = await import(url['js/i18n.js']);
   for (const m of modules) await import(m);  // every module that adds English strings
-  const help = await import('/static/js/shell/help.js');
+  const help = await import(url['js/shell/help.js']);
   const out = { en: i18n.strings.en, rules: {}, ruleGames: Object.keys(help.RULE_GAMES) };
-  for (const lang of ['da', 'fi']) out[lang] = (await import(`/static/js/i18n/${lang}.js`)).default;
+  for (const lang of ['da', 'fi']) out[lang] = (await import(url[`js/i18n/${lang}.js`])).default;
   for (const lang of ['en', 'da', 'fi']) {
     out.rules[lang] = {};
     for (const g of games) out.rules[lang][g] = await help.rulesOf(g, lang);
@@ -62,11 +63,18 @@ def documented_codes() -> set[str]:
     return codes
 
 
-def string_modules() -> list[str]:
+def versioned_urls() -> dict[str, str]:
+    """Each static file's URL as the pages name it (``?v=``): a module imports i18n.js by that URL,
+    and a bare ``/static/js/i18n.js`` would be a second copy whose table those modules never fill."""
+    assets = Assets(ROOT / "static")
+    return {rel: f"/static/{rel}?v={asset.version}" for rel, asset in assets.files.items()}
+
+
+def string_modules(url: dict[str, str]) -> list[str]:
     """The client modules that register English strings of their own (addStrings)."""
-    js = ROOT / "static" / "js"
-    found = [p for p in js.rglob("*.js") if 'addStrings("en"' in p.read_text(encoding="utf-8")]
-    return sorted("/static/js/" + p.relative_to(js).as_posix() for p in found)
+    static = ROOT / "static"
+    found = [p for p in (static / "js").rglob("*.js") if 'addStrings("en"' in p.read_text(encoding="utf-8")]
+    return sorted(url[p.relative_to(static).as_posix()] for p in found)
 
 
 def _literal(node: ast.expr | None) -> str | None:
@@ -88,21 +96,21 @@ def raised_codes() -> set[str]:
     constants: dict[str, str] = {}
     node: ast.AST
     for tree in trees.values():
-        for node in tree.body:
+        for stmt in tree.body:
             if (
-                isinstance(node, ast.Assign)
-                and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name)
+                isinstance(stmt, ast.Assign)
+                and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], ast.Name)
             ):
                 # NAME = ("CODE", "message") is passed on as *NAME.
                 first = (
-                    node.value.elts[0]
-                    if isinstance(node.value, ast.Tuple) and node.value.elts
-                    else node.value
+                    stmt.value.elts[0]
+                    if isinstance(stmt.value, ast.Tuple) and stmt.value.elts
+                    else stmt.value
                 )
-                value = _literal(first)
-                if value is not None:
-                    constants[node.targets[0].id] = value
+                literal = _literal(first)
+                if literal is not None:
+                    constants[stmt.targets[0].id] = literal
     unresolved: list[str] = []
     for path, tree in trees.items():
         parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
@@ -167,7 +175,11 @@ async def test_every_key_and_every_code_the_server_can_send_has_text_in_every_la
     _, page = await table.context()
     table.watch(page, "checker")
     await page.goto(table.server.http + "/")
-    tables: dict[str, Any] = await page.evaluate(TABLES_JS, [list(GAMES), string_modules()])
+    url = versioned_urls()
+    modules = string_modules(url)
+    assert url["js/shell/leaving.js"] in modules
+    tables: dict[str, Any] = await page.evaluate(TABLES_JS, [list(GAMES), url, modules])
+    assert "leave.resign" in tables["en"], "the strings a module adds are not in the table read"
 
     en = tables["en"]
     for lang in ("da", "fi"):

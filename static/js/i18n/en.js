@@ -29,6 +29,8 @@ export default {
   "code.CLOSE_1000": "You left the room.",
   "code.CLOSE_1009": "That was far too large to send; the connection closed.",
   "code.CLOSE_1011": "The room could not take the connection just now; reconnecting.",
+  "code.CLOSE_1012": "This table moved to another server; reconnecting.",
+  "code.CLOSE_1013": "The server holding this table is not answering; reconnecting.",
   "code.CLOSE_4001": "This server does not know you (any more): pick a name again.",
   "code.CLOSE_4003": "The host removed you from this room.",
   "code.CLOSE_4004": "There is no such room.",
