@@ -136,8 +136,10 @@ class Table:
         page.on("request", request)
         page.on("websocket", websocket)
 
-    async def context(self, phone: bool = False, player: dict[str, Any] | None = None) -> tuple[Any, Any]:
-        context = await self.browser.new_context(**(PHONE if phone else DESKTOP))
+    async def context(
+        self, phone: bool = False, player: dict[str, Any] | None = None, device: dict[str, Any] | None = None
+    ) -> tuple[Any, Any]:
+        context = await self.browser.new_context(**(device or (PHONE if phone else DESKTOP)))
         context.set_default_timeout(WAIT_MS)
         if player is not None:  # a player made over HTTP: its token is already on this device
             stored = json.dumps({"id": player["id"], "name": player["name"], "token": player["token"]})
@@ -155,9 +157,11 @@ class Table:
         await page.get_by_role("button", name="Continue").click()
         return Player(self, context, page, name)
 
-    async def open_as(self, player: dict[str, Any], url: str, phone: bool = False) -> Player:
-        """A device that already has this (HTTP-made) player's token."""
-        context, page = await self.context(phone, player)
+    async def open_as(
+        self, player: dict[str, Any], url: str, phone: bool = False, device: dict[str, Any] | None = None
+    ) -> Player:
+        """A device that already has this (HTTP-made) player's token (``device``: other context options)."""
+        context, page = await self.context(phone, player, device)
         self.watch(page, player["name"])
         await page.goto(url)
         return Player(self, context, page, player["name"])

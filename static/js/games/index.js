@@ -3,6 +3,8 @@
 // A table module's default export (see slap.js for a full example):
 //   id                         the game id (as in GET /api/games)
 //   basicOptions: [name]       options shown first in the options form (the rest under "More options")
+//   layout (optional)          "wide": your seat takes the whole bottom row; "open": the others sit in one
+//                              band above a full-width centre (default: side columns around the centre)
 //   prefs (optional)           lobby seat preferences: {preview(roomSeats) -> [value|null],
 //                              badge(value) -> Element, chooser(current, taken, onPick) -> Element,
 //                              defaults(roomSeats, mySeat) -> prefs object}

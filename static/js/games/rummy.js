@@ -650,6 +650,7 @@ function turnText(last, g, names, you) {
 export default {
   id: "rummy",
   basicOptions: ["rounds", "turn_ms", "opening_min"],
+  layout: "open",
 
   createTable(ctx) {
     return new RummyTable(ctx);

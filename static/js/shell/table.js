@@ -34,7 +34,7 @@ export class TableShell {
     this.countdowns = new Countdowns(() => ctx.conn.now());
     this.title = h("h1", { class: "table-title" });
     this.sub = h("p", { class: "table-sub" });
-    this.felt = h("div", { class: `felt n${this.count}` }, h("div", { class: "center" }, this.table.center));
+    this.felt = h("div", { class: `felt n${this.count} ${module.layout || ""}`.trim() }, h("div", { class: "center" }, this.table.center));
     this.ring = new Ring(this.felt, this.count, this.you, (i) => this.table.seat(i));
     this.scoresBody = h("div", { class: "scores-body" });
     this.scores = h("details", { class: "panel scores", hidden: true },

@@ -5,7 +5,9 @@ import { t } from "../i18n.js";
 const MAX = 3;
 
 export function toast(message, kind = "error", ms = 5000) {
-  const box = document.getElementById("toasts");
+  // At the table a player's toasts stand in their own seat, above the hand, where they push the
+  // buttons aside instead of covering them.
+  const box = document.querySelector(".toast-dock") || document.getElementById("toasts");
   if (!box || !message) return null;
   const el = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" },
     h("span", { class: "msg" }, message),
