@@ -2,6 +2,7 @@
 import { HomePage } from "./home.js";
 import { applyDocumentLanguage, t } from "./i18n.js";
 import { RoomPage } from "./room.js";
+import { soundSwitch } from "./shell/alerts.js";
 
 const app = document.getElementById("app");
 let page = null;
@@ -32,4 +33,5 @@ window.addEventListener("popstate", route);
 
 applyDocumentLanguage();
 document.getElementById("skip").textContent = t("app.skip");
+soundSwitch(document.getElementById("sound"));
 route();

@@ -12,6 +12,7 @@
 //                              ctx: {act(action, opts) -> Promise<ack|reject>, now() -> room-clock ms,
 //                              you, count, names() -> [name by seat], announce(text)}
 //   stats(game, seat)          -> {count, score, turn, extra, colour} for the players ring
+//   yourMove(game) (optional)  -> whether the table waits for you (turn alerts); default: stats(you).turn
 //   timers(game, names)        -> [{key, at, label, minor}] countdowns to room-clock deadlines
 //   events(prev, game, names)  -> [text] for the event log and the live region (prev may be null)
 //   scores(game, names)        -> {columns, rows, totals, winners, final, show} | null

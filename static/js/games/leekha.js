@@ -522,6 +522,11 @@ export default {
     return new TeamsPanel(ctx);
   },
 
+  // Passing and the "got it" / "next" acknowledgements wait for everyone, not only the player to play.
+  yourMove(g) {
+    return (g.legal || []).some((a) => ["play_card", "submit_pass", "ack"].includes(a.type));
+  },
+
   stats(g, seat) {
     const s = g.seats[seat];
     if (!s) return {};

@@ -3,6 +3,7 @@
 // (games/*.js) draws what is on the table; everything around it lives here.
 import { h, setKids, setText, show, toggle } from "../dom.js";
 import { t } from "../i18n.js";
+import { TurnAlert } from "./alerts.js";
 import { Countdowns } from "./countdown.js";
 import { Ring } from "./ring.js";
 import { scoreTable } from "./scores.js";
@@ -32,6 +33,7 @@ export class TableShell {
       announce,
     });
     this.countdowns = new Countdowns(() => ctx.conn.now());
+    this.alert = new TurnAlert(() => ctx.conn.now());
     this.title = h("h1", { class: "table-title" });
     this.sub = h("p", { class: "table-sub" });
     this.felt = h("div", { class: `felt n${this.count} ${module.layout || ""}`.trim() }, h("div", { class: "center" }, this.table.center));
@@ -62,13 +64,23 @@ export class TableShell {
     setText(this.sub, bits.join(" · "));
     this.ring.update(view, this.you, (seat) => this.module.stats(g, seat));
     this.table.update(view, prev && prev.game ? prev : null);
-    this.countdowns.update(this.module.timers(g, names));
+    const timers = this.module.timers(g, names);
+    this.countdowns.update(timers);
+    const yours = room.status === "playing" && this.yourMove(g);
+    this.alert.update(yours, timers.filter((timer) => !timer.minor));
     this.updateScores(g, names);
     const watching = room.spectators.map((s) => s.name);
     setText(this.watchers, watching.length ? t("table.spectators", { names: watching.join(", ") }) : "");
     show(this.verify, Boolean(room.match));
     setText(this.verify, room.match?.seed ? t("verify.linkReady") : t("verify.link"));
     if (prev && prev.game) for (const text of this.module.events(prev.game, g, names)) this.ctx.log.add(text);
+  }
+
+  /** Whether the table waits for this player: their turn, or a step everyone takes (the module says). */
+  yourMove(g) {
+    if (this.you === null) return false;
+    if (this.module.yourMove) return this.module.yourMove(g);
+    return Boolean(this.module.stats(g, this.you)?.turn);
   }
 
   updateScores(g, names) {
@@ -93,6 +105,7 @@ export class TableShell {
 
   destroy() {
     this.countdowns.destroy();
+    this.alert.destroy();
     this.table.destroy?.();
     this.el.remove();
   }
