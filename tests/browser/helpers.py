@@ -25,6 +25,8 @@ PHONE: dict[str, Any] = {
     "device_scale_factor": 2,
 }
 WAIT_MS = 10_000
+# What a table shows, but for its countdowns: a deadline that fired changes it.
+SHOWN_JS = "() => [...document.querySelectorAll('.felt, .log-list')].map((e) => e.textContent).join('|')"
 
 STATE_JS = """() => {
   const slap = document.querySelector('.slap');
@@ -194,6 +196,12 @@ class Table:
 
     async def advance(self, code: str) -> None:
         await self.api.advance_to_next_deadline(code)
+
+    async def advance_shown(self, code: str, page: Any) -> None:
+        """Fire the room's next deadline (a bot's move or a step) and wait until ``page`` shows it."""
+        before = await page.evaluate(SHOWN_JS)
+        await self.advance(code)
+        await page.wait_for_function(f"(before) => ({SHOWN_JS})() !== before", arg=before)
 
     async def advance_ms(self, ms: int) -> None:
         r = await self.api.http.post("/api/_test/clock", json={"ms": ms})

@@ -1,5 +1,5 @@
-"""Every game at 2, 4, 5 and 8 seats (each game's own maximum where lower), on a 1280×800 laptop and a
-375×812 phone: the seats never overlap, the page never scrolls sideways, and the acting player's hand
+"""Every game at 2, 4, 5 and 8 seats (each game's own maximum where lower), on a 1280 by 800 laptop
+and a 375 by 812 phone: the seats never overlap, the page never scrolls sideways, and the acting player's hand
 and the buttons of their step (and the race buttons) are on screen as the table opens.
 
 The host plays seat 1 with bots in the other chairs; the same player is open on both devices. The
@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from tests.browser.conftest import ARTIFACTS, ARGS, CHROMIUM
+from tests.browser.conftest import ARGS, ARTIFACTS, CHROMIUM
 from tests.browser.helpers import Player, Table
 from tests.integration.client import Api
 from tests.integration.server import ServerProcess
@@ -51,28 +51,43 @@ CONTROLS = {
 }
 OPTIONS: dict[str, dict[str, Any]] = {"slap": {"first_starter": 0}}
 CASES = [
-    ("slap", 2), ("slap", 4),
+    ("slap", 2),
+    ("slap", 4),
     ("leekha", 4),
-    ("rummy", 2), ("rummy", 4),
-    ("uffda", 2), ("uffda", 4), ("uffda", 5), ("uffda", 8),
-    ("kuuduk", 2), ("kuuduk", 4), ("kuuduk", 5), ("kuuduk", 8),
+    ("rummy", 2),
+    ("rummy", 4),
+    ("uffda", 2),
+    ("uffda", 4),
+    ("uffda", 5),
+    ("uffda", 8),
+    ("kuuduk", 2),
+    ("kuuduk", 4),
+    ("kuuduk", 5),
+    ("kuuduk", 8),
 ]
 
-SHOWN_JS = "() => [...document.querySelectorAll('.felt, .log-list')].map((e) => e.textContent).join('|')"
 FIT_JS = """([hand, controls]) => {
   const vw = window.innerWidth, vh = window.innerHeight;
   const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
   const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
-  const seats = [...document.querySelectorAll('.felt .seat')].map((el) => ({ seat: el.dataset.seat, box: box(el) }));
+  const seats = [...document.querySelectorAll('.felt .seat')]
+    .map((el) => ({ seat: el.dataset.seat, box: box(el) }));
   const overlaps = [];
   for (let i = 0; i < seats.length; i++) for (let j = i + 1; j < seats.length; j++) {
     const [a, b] = [seats[i].box, seats[j].box];
-    if (Math.min(a[2], b[2]) - Math.max(a[0], b[0]) > 0.5 && Math.min(a[3], b[3]) - Math.max(a[1], b[1]) > 0.5)
-      overlaps.push([seats[i].seat, seats[j].seat]);
+    const across = Math.min(a[2], b[2]) - Math.max(a[0], b[0]);
+    const down = Math.min(a[3], b[3]) - Math.max(a[1], b[1]);
+    if (across > 0.5 && down > 0.5) overlaps.push([seats[i].seat, seats[j].seat]);
   }
-  const outside = (sel) => sel ? [...document.querySelectorAll(sel)].filter(shown)
-    .filter((el) => { const [l, t, r, b] = box(el); return l < -0.5 || t < -0.5 || r > vw + 0.5 || b > vh + 0.5; })
-    .map((el) => el.className + ' ' + (el.textContent || '').trim().slice(0, 20) + ' @' + box(el).map(Math.round)) : [];
+  const off = (el) => {
+    const [l, t, r, b] = box(el);
+    return l < -0.5 || t < -0.5 || r > vw + 0.5 || b > vh + 0.5;
+  };
+  const name = (el) => el.className + ' ' + (el.textContent || '').trim().slice(0, 20);
+  const outside = (sel) => sel
+    ? [...document.querySelectorAll(sel)].filter(shown).filter(off)
+      .map((el) => name(el) + ' @' + box(el).map(Math.round))
+    : [];
   const handEl = hand ? document.querySelector(hand) : null;
   return {
     seats: seats.length,
@@ -89,7 +104,8 @@ FIT_JS = """([hand, controls]) => {
 @pytest.fixture(scope="module")
 def fit_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     where = tmp_path_factory.mktemp("fit")
-    server = ServerProcess(database_url=f"sqlite+aiosqlite:///{where / 'bordet.db'}", log_path=where / "server.log")
+    url = f"sqlite+aiosqlite:///{where / 'bordet.db'}"
+    server = ServerProcess(database_url=url, log_path=where / "server.log")
     server.start()
     try:
         yield server
@@ -115,7 +131,8 @@ async def fit_table(
 ) -> AsyncIterator[Table]:
     ARTIFACTS.mkdir(exist_ok=True)
     api = Api(fit_server.http)
-    prefix = "fit-" + request.node.callspec.id if hasattr(request.node, "callspec") else request.node.name
+    callspec = getattr(request.node, "callspec", None)
+    prefix = "fit-" + (callspec.id if callspec else request.node.name)
     helper = Table(fit_browser, fit_server, api, ARTIFACTS, prefix=prefix)
     yield helper
     problems = list(helper.problems)
@@ -144,10 +161,7 @@ async def until_acting(table: Table, code: str, who: Player, game: str) -> None:
     for _ in range(MAX_STEPS):
         if await acting.count():
             return
-        before = await who.page.evaluate(SHOWN_JS)
-        await table.advance(code)
-        # Each deadline is a bot's move or a step of the game: wait until the table shows it.
-        await who.page.wait_for_function(f"(before) => ({SHOWN_JS})() !== before", arg=before)
+        await table.advance_shown(code, who.page)
     raise AssertionError(f"{game}: the host never got a move in {MAX_STEPS} deadlines")
 
 

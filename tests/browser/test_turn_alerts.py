@@ -4,8 +4,6 @@ device, and a long timer of yours running low changes the title again."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from tests.browser.helpers import Player, Table
 
 # Counts the tones the page starts (WebAudio oscillators), without changing what they do.
@@ -16,14 +14,6 @@ OscillatorNode.prototype.start = function (...args) { window.__tones += 1; retur
 """
 MAX_STEPS = 40
 TURN = "Your turn · "
-SHOWN_JS = "() => [...document.querySelectorAll('.felt, .log-list')].map((e) => e.textContent).join('|')"
-
-
-async def step(table: Table, code: str, page: Any) -> None:
-    """Fire the room's next deadline (a bot's move or a step) and wait until the table shows it."""
-    before = await page.evaluate(SHOWN_JS)
-    await table.advance(code)
-    await page.wait_for_function(f"(before) => ({SHOWN_JS})() !== before", arg=before)
 
 
 async def test_title_says_your_turn_and_a_tone_plays(table: Table) -> None:
@@ -44,7 +34,7 @@ async def test_title_says_your_turn_and_a_tone_plays(table: Table) -> None:
         if not await mine.count():
             break
         # The host's own turn: let the server's turn timer say NEXT for them.
-        await step(table, code, page)
+        await table.advance_shown(code, page)
     assert not await mine.count()
     assert not (await page.title()).startswith(TURN)
     tones = await page.evaluate("window.__tones")
@@ -52,7 +42,7 @@ async def test_title_says_your_turn_and_a_tone_plays(table: Table) -> None:
     for _ in range(MAX_STEPS):
         if await mine.count():
             break
-        await step(table, code, page)
+        await table.advance_shown(code, page)
     await mine.wait_for()
     await page.wait_for_function("(flag) => document.title.startsWith(flag)", arg=TURN)
     assert "UFF-DA!" in await page.title()
@@ -61,7 +51,7 @@ async def test_title_says_your_turn_and_a_tone_plays(table: Table) -> None:
 
 
 async def test_sound_switch_is_remembered_on_the_device(table: Table) -> None:
-    context, page = await table.context()
+    _, page = await table.context()
     table.watch(page, "device")
     await page.goto(table.server.http + "/")
     switch = page.locator("#sound")
@@ -79,7 +69,10 @@ async def test_sound_switch_is_remembered_on_the_device(table: Table) -> None:
           const { TurnAlert, setTitle } = await import('/static/js/shell/alerts.js');
           window.__tones = 0;
           const start = OscillatorNode.prototype.start;
-          OscillatorNode.prototype.start = function (...a) { window.__tones += 1; return start.apply(this, a); };
+          OscillatorNode.prototype.start = function (...a) {
+            window.__tones += 1;
+            return start.apply(this, a);
+          };
           let now = 1000;
           setTitle('Table');
           const alert = new TurnAlert(() => now);
@@ -100,7 +93,7 @@ async def test_sound_switch_is_remembered_on_the_device(table: Table) -> None:
 
 
 async def test_a_short_timer_does_not_count_as_running_low(table: Table) -> None:
-    context, page = await table.context()
+    _, page = await table.context()
     table.watch(page, "device")
     await page.goto(table.server.http + "/")
     titles = await page.evaluate(
