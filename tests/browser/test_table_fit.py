@@ -17,6 +17,7 @@ import pytest
 import pytest_asyncio
 
 from tests.browser.conftest import ARGS, ARTIFACTS, CHROMIUM
+from tests.browser.helpers import PHONE as PHONE_740
 from tests.browser.helpers import Player, Table
 from tests.integration.client import Api
 from tests.integration.server import ServerProcess
@@ -24,13 +25,7 @@ from tests.integration.server import ServerProcess
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 LAPTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
-PHONE: dict[str, Any] = {
-    "viewport": {"width": 375, "height": 812},
-    "is_mobile": True,
-    "has_touch": True,
-    "device_scale_factor": 2,
-}
-DEVICES = {"laptop": LAPTOP, "phone": PHONE}
+PHONE: dict[str, Any] = {**PHONE_740, "viewport": {"width": 375, "height": 812}}
 MAX_STEPS = 60
 
 # What shows the host may act now, and what must then be on screen (every visible match).
