@@ -197,6 +197,19 @@ class Table:
     async def advance(self, code: str) -> None:
         await self.api.advance_to_next_deadline(code)
 
+    async def with_bots(
+        self, game: str, seats: int, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], str]:
+        """A started room made over HTTP: its host "Mette" in seat 1, bots in the other seats."""
+        host = await self.api.player("Mette")
+        code: str = (await self.api.create_room(host["token"], game, options))["code"]
+        await self.api.sit(host["token"], code, 0)
+        for seat in range(1, seats):
+            r = await self.api.call("POST", f"/api/rooms/{code}/bots", host["token"], json={"seat": seat})
+            assert r.status_code == 201, r.text
+        await self.api.start(host["token"], code)
+        return host, code
+
     async def advance_shown(self, code: str, page: Any) -> None:
         """Fire the room's next deadline (a bot's move or a step) and wait until ``page`` shows it."""
         before = await page.evaluate(SHOWN_JS)

@@ -136,19 +136,6 @@ async def fit_table(
     assert problems == [], "the pages logged errors or left the test server:\n" + "\n".join(problems)
 
 
-async def seated_table(table: Table, game: str, seats: int) -> tuple[dict[str, Any], str]:
-    """A started room: the host in seat 1, bots in the others."""
-    host = await table.api.player("Mette")
-    room = await table.api.create_room(host["token"], game, OPTIONS.get(game))
-    code = room["code"]
-    await table.api.sit(host["token"], code, 0)
-    for seat in range(1, seats):
-        r = await table.api.call("POST", f"/api/rooms/{code}/bots", host["token"], json={"seat": seat})
-        assert r.status_code == 201, r.text
-    await table.api.start(host["token"], code)
-    return host, code
-
-
 async def until_acting(table: Table, code: str, who: Player, game: str) -> None:
     """Fire the room's deadlines (the bots' moves) until the host's page offers them a move."""
     acting = who.page.locator(ACTING[game])
@@ -162,7 +149,7 @@ async def until_acting(table: Table, code: str, who: Player, game: str) -> None:
 
 @pytest.mark.parametrize(("game", "seats"), CASES, ids=[f"{g}-{n}" for g, n in CASES])
 async def test_table_fits_laptop_and_phone(fit_table: Table, game: str, seats: int) -> None:
-    host, code = await seated_table(fit_table, game, seats)
+    host, code = await fit_table.with_bots(game, seats, OPTIONS.get(game))
     url = f"{fit_table.server.http}/r/{code}"
     laptop = await fit_table.open_as(host, url, device=LAPTOP)
     phone = await fit_table.open_as(host, url, device=PHONE)

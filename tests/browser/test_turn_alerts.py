@@ -17,12 +17,7 @@ TURN = "Your turn · "
 
 
 async def test_title_says_your_turn_and_a_tone_plays(table: Table) -> None:
-    host = await table.api.player("Mette")
-    code = (await table.api.create_room(host["token"], "uffda", {"rounds": 1}))["code"]
-    await table.api.sit(host["token"], code, 0)
-    r = await table.api.call("POST", f"/api/rooms/{code}/bots", host["token"], json={"seat": 1})
-    assert r.status_code == 201, r.text
-    await table.api.start(host["token"], code)
+    host, code = await table.with_bots("uffda", 2, {"rounds": 1})
     context, page = await table.context(player=host)
     table.watch(page, "Mette")
     await context.add_init_script(COUNT_TONES)

@@ -38,12 +38,7 @@ class Sent:
 
 
 async def test_calls_fire_on_press_and_from_keys(table: Table) -> None:
-    host = await table.api.player("Mette")
-    code = (await table.api.create_room(host["token"], "uffda", {"rounds": 1, "penalties": True}))["code"]
-    await table.api.sit(host["token"], code, 0)
-    r = await table.api.call("POST", f"/api/rooms/{code}/bots", host["token"], json={"seat": 1})
-    assert r.status_code == 201, r.text
-    await table.api.start(host["token"], code)
+    host, code = await table.with_bots("uffda", 2, {"rounds": 1, "penalties": True})
     _, page = await table.context(player=host)
     table.watch(page, "Mette")
     sent = Sent(page)
