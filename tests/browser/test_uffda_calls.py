@@ -12,6 +12,8 @@ from typing import Any
 from tests.browser.helpers import Table
 
 MAX_STEPS = 40
+BOT_NEXT_JS = """() => [...document.querySelectorAll('.log-list li')]
+  .some((li) => li.textContent.startsWith('Ada (bot)') && li.textContent.includes('NEXT'))"""
 
 
 class Sent:
@@ -31,7 +33,10 @@ class Sent:
     async def until(self, n: int) -> None:
         while len(self.calls) < n:
             self.changed.clear()
-            await asyncio.wait_for(self.changed.wait(), 10)
+            try:
+                await asyncio.wait_for(self.changed.wait(), 10)
+            except TimeoutError:
+                raise AssertionError(f"{n} calls expected, sent: {self.kinds()}") from None
 
     def kinds(self) -> list[tuple[str, int]]:
         return [(c["kind"], c["target"]) for c in self.calls]
@@ -44,21 +49,21 @@ async def test_calls_fire_on_press_and_from_keys(table: Table) -> None:
     sent = Sent(page)
     await page.goto(f"{table.server.http}/r/{code}")
     await page.locator(".felt .seat.me").wait_for()
-    log = page.locator(".log-list")
     for _ in range(MAX_STEPS):  # until the bot has said NEXT: a COIN! has someone to name
-        if await log.get_by_text("NEXT").count():
+        if await page.evaluate(BOT_NEXT_JS):
             break
         await table.advance_shown(code, page)
-    await log.get_by_text("NEXT").first.wait_for()
+    assert await page.evaluate(BOT_NEXT_JS)
 
     coin = page.locator('.seat[data-seat="1"] .uf-shout.coin')
     box = await coin.bounding_box()
     assert box is not None
     await page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     await page.mouse.down()  # pressed, not released: the call is already on its way
-    await page.wait_for_function("() => document.querySelector('.seat[data-seat=\"1\"] .uf-shout.coin.hit')")
+    await sent.until(1)
     await page.mouse.up()  # the release's click is not a second call
     await page.keyboard.press("u")
+    await sent.until(2)
     await page.keyboard.press("c")
     await sent.until(3)  # in order: a call sent on the release would stand before the keys' calls
     assert sent.kinds() == [("COIN", 1), ("UFFDA", 1), ("COIN", 1)]

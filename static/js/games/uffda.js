@@ -178,17 +178,19 @@ class UffdaTable {
       el.next = h("button", { type: "button", class: "btn uf-next", onclick: () => this.simple("next") }, t("uffda.next"));
       el.place = h("button", { type: "button", class: "btn uf-coin uf-place", onclick: () => this.simple("place_coin") }, t("uffda.placeCoin"));
       el.remove = h("button", { type: "button", class: "btn uf-coin uf-remove", onclick: () => this.simple("remove_coin") }, t("uffda.removeCoin"));
-      el.sayNote = h("small", { class: "uf-armed", hidden: true }, t("uffda.armed"));
+      el.sayNote = h("small", { class: "uf-armed" }, t("uffda.armed"));
       el.say = h("button", { type: "button", class: "uf-shout uf-say", "aria-pressed": "false", "aria-keyshortcuts": "S" },
         h("span", { class: "big" }, t("uffda.shout")), el.sayNote);
       onPress(el.say, (e) => this.say(e));
       // A second press keeps UFF-DA! said; taking it back is its own button, never a silent toggle.
-      el.unsay = h("button", { type: "button", class: "link uf-unsay", hidden: true, onclick: () => this.setArmed(false) },
+      el.unsay = h("button", { type: "button", class: "link uf-unsay", onclick: () => this.setArmed(false) },
         t("uffda.unsay"));
       el.give = h("select", { class: "uf-give" });
       el.giveBox = h("label", { class: "uf-give-box" }, h("span", {}, t("uffda.give")), el.give);
       el.turnBar = h("div", { class: "uf-actions" }, el.next, el.place, el.remove);
-      root.append(el.hand, el.turnBar, h("div", { class: "uf-calls mine" }, el.say, el.unsay), el.giveBox);
+      // The note and Take it back keep their room while hidden: your seat sticks to the bottom
+      // of the screen, so anything it gained on the press would move the button under the finger.
+      root.append(el.hand, el.turnBar, h("div", { class: "uf-calls mine" }, el.say), el.giveBox, el.unsay);
     } else {
       el.backs = h("div", { class: "uf-backs", role: "img" });
       root.append(el.backs);
@@ -305,8 +307,7 @@ class UffdaTable {
     const el = this.seatEls[this.ctx.you];
     if (!el?.say) return;
     setAttr(el.say, "aria-pressed", on ? "true" : "false");
-    show(el.sayNote, on);
-    show(el.unsay, on);
+    toggle(el.root, "armed", on);
   }
 
   call(kind, target, e, button = e?.currentTarget) {
