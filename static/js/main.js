@@ -2,7 +2,6 @@
 import { HomePage } from "./home.js";
 import { applyDocumentLanguage, t } from "./i18n.js";
 import { RoomPage } from "./room.js";
-import { soundSwitch } from "./shell/alerts.js";
 
 const app = document.getElementById("app");
 let page = null;
@@ -33,5 +32,4 @@ window.addEventListener("popstate", route);
 
 applyDocumentLanguage();
 document.getElementById("skip").textContent = t("app.skip");
-soundSwitch(document.getElementById("sound"));
 route();

@@ -96,6 +96,27 @@ FIT_JS = """([hand, controls]) => {
 }"""
 
 
+# A toast as a refused move shows it; then: is it on screen, and is every control whose middle was
+# in sight before still in sight (one under your seat's bar is covered by the bar, toast or not)?
+TOAST_JS = """async () => {
+  const { toast } = await import('/static/js/shell/toasts.js');
+  const inSight = (c) => {
+    const b = c.getBoundingClientRect();
+    const top = document.elementFromPoint((b.left + b.right) / 2, (b.top + b.bottom) / 2);
+    return top !== null && (c === top || c.contains(top));
+  };
+  const controls = [...document.querySelectorAll('button, select, input, a[href]')]
+    .filter((c) => c.getClientRects().length && inSight(c));
+  const el = toast('That card cannot go there.');
+  const r = el.getBoundingClientRect();
+  const shown = r.width > 0 && r.top >= 0 && r.bottom <= window.innerHeight;
+  const covers = controls.filter((c) => !inSight(c))
+    .map((c) => c.className + ' ' + (c.textContent || '').trim().slice(0, 20));
+  el.remove();
+  return { shown, covers };
+}"""
+
+
 @pytest.fixture(scope="module")
 def fit_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     where = tmp_path_factory.mktemp("fit")
@@ -166,3 +187,6 @@ async def test_table_fits_laptop_and_phone(fit_table: Table, game: str, seats: i
         assert fit["handShown"], f"{where}: no hand shown"
         assert fit["controls"] > 0, f"{where}: no step button shown"
         assert fit["outside"] == [], f"{where}: off screen: {fit['outside']}"
+        covered = await who.page.evaluate(TOAST_JS)
+        assert covered["shown"], f"{where}: the toast is not on screen"
+        assert covered["covers"] == [], f"{where}: a toast covers {covered['covers']}"

@@ -46,17 +46,18 @@ async def test_title_says_your_turn_and_a_tone_plays(table: Table) -> None:
 
 
 async def test_sound_switch_is_remembered_on_the_device(table: Table) -> None:
-    _, page = await table.context()
-    table.watch(page, "device")
-    await page.goto(table.server.http + "/")
-    switch = page.locator("#sound")
+    host, code = await table.with_bots("uffda", 2)
+    _, page = await table.context(player=host)
+    table.watch(page, "Mette")
+    await page.goto(f"{table.server.http}/r/{code}")
+    switch = page.locator(".table-foot .sound")
     assert await switch.text_content() == "Sound on"
     assert await switch.get_attribute("aria-pressed") == "true"
     await switch.click()
     assert await switch.text_content() == "Sound off"
     assert await switch.get_attribute("aria-pressed") == "false"
     await page.reload()
-    assert await page.locator("#sound").text_content() == "Sound off"
+    assert await page.locator(".table-foot .sound").text_content() == "Sound off"
     assert await page.evaluate("localStorage.getItem('bordet.sound')") == "off"
     # With sound off a turn alert still changes the title but starts no tone.
     flags = await page.evaluate(

@@ -180,7 +180,7 @@ class UffdaTable {
       el.remove = h("button", { type: "button", class: "btn uf-coin uf-remove", onclick: () => this.simple("remove_coin") }, t("uffda.removeCoin"));
       el.sayNote = h("small", { class: "uf-armed" }, t("uffda.armed"));
       el.say = h("button", { type: "button", class: "uf-shout uf-say", "aria-pressed": "false", "aria-keyshortcuts": "S" },
-        h("span", { class: "big" }, t("uffda.shout")), el.sayNote);
+        h("span", { class: "big" }, t("uffda.shout")));
       onPress(el.say, (e) => this.say(e));
       // A second press keeps UFF-DA! said; taking it back is its own button, never a silent toggle.
       el.unsay = h("button", { type: "button", class: "link uf-unsay", onclick: () => this.setArmed(false) },
@@ -190,7 +190,8 @@ class UffdaTable {
       el.turnBar = h("div", { class: "uf-actions" }, el.next, el.place, el.remove);
       // The note and Take it back keep their room while hidden: your seat sticks to the bottom
       // of the screen, so anything it gained on the press would move the button under the finger.
-      root.append(el.hand, el.turnBar, h("div", { class: "uf-calls mine" }, el.say), el.giveBox, el.unsay);
+      root.append(el.hand, el.turnBar, h("div", { class: "uf-calls mine" }, el.say), el.giveBox,
+        h("p", { class: "uf-armed-line" }, el.sayNote, " ", el.unsay));
     } else {
       el.backs = h("div", { class: "uf-backs", role: "img" });
       root.append(el.backs);

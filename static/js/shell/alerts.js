@@ -81,8 +81,11 @@ function unlock() {
 document.addEventListener("pointerdown", unlock, { capture: true });
 document.addEventListener("keydown", unlock, { capture: true });
 
-/** The header's switch: "Sound on" / "Sound off", remembered on this device. */
-export function soundSwitch(button) {
+/** The table's switch: "Sound on" / "Sound off", remembered on this device. */
+export function soundSwitch() {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "link sound";
   const paint = () => {
     const on = soundOn();
     button.textContent = on ? t("sound.on") : t("sound.off");
@@ -99,6 +102,7 @@ export function soundSwitch(button) {
     if (on) tone(TURN_TONE.slice(0, 1)); // a sample, and the gesture that lets audio start
   });
   paint();
+  return button;
 }
 
 export class TurnAlert {

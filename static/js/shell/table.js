@@ -3,7 +3,7 @@
 // (games/*.js) draws what is on the table; everything around it lives here.
 import { h, setKids, setText, show, toggle } from "../dom.js";
 import { t } from "../i18n.js";
-import { TurnAlert } from "./alerts.js";
+import { TurnAlert, soundSwitch } from "./alerts.js";
 import { Countdowns } from "./countdown.js";
 import { Ring } from "./ring.js";
 import { scoreTable } from "./scores.js";
@@ -47,7 +47,7 @@ export class TableShell {
     this.el = h("section", { class: "table-shell" },
       h("div", { class: "table-bar" }, h("div", { class: "titles" }, this.title, this.sub), this.countdowns.el),
       this.felt, this.scores, ctx.log.el,
-      h("footer", { class: "table-foot" }, this.watchers, this.verify));
+      h("footer", { class: "table-foot" }, this.watchers, soundSwitch(), this.verify));
   }
 
   update(view, prev) {
