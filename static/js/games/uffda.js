@@ -181,7 +181,7 @@ class UffdaTable {
       el.sayNote = h("small", { class: "uf-armed" }, t("uffda.armed"));
       el.say = h("button", { type: "button", class: "uf-shout uf-say", "aria-pressed": "false", "aria-keyshortcuts": "S" },
         h("span", { class: "big" }, t("uffda.shout")));
-      onPress(el.say, (e) => this.say(e));
+      onPress(el.say, () => this.say());
       // A second press keeps UFF-DA! said; taking it back is its own button, never a silent toggle.
       el.unsay = h("button", { type: "button", class: "link uf-unsay", onclick: () => this.setArmed(false) },
         t("uffda.unsay"));
@@ -225,7 +225,7 @@ class UffdaTable {
     const key = e.key.toLowerCase();
     if (key === "s") {
       e.preventDefault();
-      this.say(e);
+      this.say();
     } else if (key === "c" || key === "u") {
       const kind = key === "c" ? "COIN" : "UFFDA";
       const seat = this.lastCause(kind);
@@ -291,11 +291,11 @@ class UffdaTable {
     return g.turn?.seat !== g.you || (g.hand?.length ?? 0) <= 1;
   }
 
-  say(e) {
+  say() {
     if (!this.g || !seated(this.g)) return;
     if (this.lateDeclaration()) {
       const action = { type: "declare_uffda" };
-      const ms = this.reactionTo((ev) => ev.seat === this.g.you && ["play", "draw", "caught"].includes(ev.kind), e?.timeStamp);
+      const ms = this.reactionTo((ev) => ev.seat === this.g.you && ["play", "draw", "caught"].includes(ev.kind));
       if (ms !== null) action.reaction_ms = ms;
       this.ctx.act(action);
       return;
@@ -317,7 +317,8 @@ class UffdaTable {
     const give = this.seatEls[this.ctx.you].give.value;
     if (give && this.g.hand?.includes(give)) action.give_card = give;
     const kinds = kind === "COIN" ? ["next"] : ["play", "draw", "caught"];
-    const ms = this.reactionTo((ev) => ev.seat === target && kinds.includes(ev.kind), e?.timeStamp);
+    // Read at the press itself (pointerdown or the key), so finger time is not reaction time.
+    const ms = this.reactionTo((ev) => ev.seat === target && kinds.includes(ev.kind));
     if (ms !== null) action.reaction_ms = ms;
     button?.classList.remove("hit");
     void button?.offsetWidth; // restart the press animation
