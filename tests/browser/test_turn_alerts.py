@@ -59,7 +59,9 @@ async def test_sound_switch_is_remembered_on_the_device(table: Table) -> None:
     await page.reload()
     assert await page.locator(".table-foot .sound").text_content() == "Sound off"
     assert await page.evaluate("localStorage.getItem('bordet.sound')") == "off"
-    # With sound off a turn alert still changes the title but starts no tone.
+    # With sound off a turn alert still changes the title but starts no tone (on a page of its
+    # own: the table's alert shares the title).
+    await page.goto(table.server.http + "/")
     flags = await page.evaluate(
         """async () => {
           const { TurnAlert, setTitle } = await import('/static/js/shell/alerts.js');
