@@ -80,3 +80,18 @@ export function loadStyle(href) {
   if (document.querySelector(`link[rel="stylesheet"][href="${href}"]`)) return;
   document.head.append(h("link", { rel: "stylesheet", href }));
 }
+
+/** A race button: fires on the press itself (pointerdown), so finger time is not reaction time; a
+ * click without a pointer (Enter, Space, assistive tech) fires too, a pointer's own click does not. */
+export function onPress(button, fire) {
+  let pressedAt = -1e9;
+  button.addEventListener("pointerdown", (e) => {
+    if (e.button !== 0) return;
+    pressedAt = performance.now();
+    fire(e);
+  });
+  button.addEventListener("click", (e) => {
+    if (e.detail !== 0 || performance.now() - pressedAt < 600) return;
+    fire(e);
+  });
+}

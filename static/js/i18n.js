@@ -51,6 +51,10 @@ const en = {
 
   "room.docTitle": "Room {code} · Bordet",
   "room.docTitleGame": "{title} · {code} · Bordet",
+  "alert.turn": "Your turn",
+  "alert.low": "Time is running out",
+  "sound.on": "Sound on",
+  "sound.off": "Sound off",
   "room.joinTitle": "Join room {code}",
   "room.joinIntro": "Pick the name your friends will see at the table. This device remembers it.",
   "room.loading": "Connecting to the room…",

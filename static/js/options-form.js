@@ -5,7 +5,17 @@ import { h } from "./dom.js";
 import { has, t } from "./i18n.js";
 
 const label = (game, name, prop) => (has(`opt.${game}.${name}`) ? t(`opt.${game}.${name}`) : prop.title || name);
-const hint = (game, name, prop) => (has(`opt.${game}.${name}.hint`) ? t(`opt.${game}.${name}.hint`) : prop.description || "");
+const hint = (game, name, prop) => (has(`opt.${game}.${name}.hint`) ? t(`opt.${game}.${name}.hint`)
+  : humanValues(game, name, prop.description || ""));
+
+/** The server's descriptions quote raw option values ("starter", "single_round"); a player reads
+ * each as the label the form shows for it (or as words where the form has none). */
+function humanValues(game, name, text) {
+  return text.replace(/"([A-Za-z0-9_]+)"/g, (_, raw) => {
+    const known = has(`opt.${game}.${name}.${raw}`);
+    return `“${known ? choiceLabel(game, name, raw) : raw.replaceAll("_", " ")}”`;
+  });
+}
 
 function choiceLabel(game, name, value) {
   if (has(`opt.${game}.${name}.${value}`)) return t(`opt.${game}.${name}.${value}`);

@@ -7,6 +7,7 @@ import { hasGame, loadGame } from "./games/index.js";
 import { errorText, t } from "./i18n.js";
 import { nameCard, showWho } from "./identity.js";
 import { Lobby } from "./lobby.js";
+import { setTitle } from "./shell/alerts.js";
 import { EventLog } from "./shell/log.js";
 import { ConnectionStatus } from "./shell/status.js";
 import { TableShell, shellKey } from "./shell/table.js";
@@ -18,7 +19,7 @@ export class RoomPage {
     this.code = code;
     this.navigate = navigate;
     this.rendered = null;
-    document.title = t("room.docTitle", { code });
+    setTitle(t("room.docTitle", { code }));
     if (!player.get()) this.askName();
     else this.start();
   }
@@ -96,7 +97,7 @@ export class RoomPage {
     this.rendered = view;
     this.loading.hidden = true;
     const room = view.room;
-    document.title = t("room.docTitleGame", { title: room.title, code: room.code });
+    setTitle(t("room.docTitleGame", { title: room.title, code: room.code }));
 
     // The table: whenever a game exists (running or finished).
     if (view.game && this.module) {
@@ -105,6 +106,8 @@ export class RoomPage {
         this.shell = new TableShell(this.module, view, { conn: this.conn, log: this.log, me: this.me.id });
         this.tableBox.replaceChildren(this.shell.el);
         this.shell.update(view, null);
+        // A table opens at its top (title and timers), not where the lobby was scrolled to.
+        window.scrollTo(0, 0);
       } else this.shell.update(view, prev);
     } else if (view.game && !this.module) {
       this.tableBox.replaceChildren(h("p", { class: "notice" }, t("room.noTable", { title: room.title })));

@@ -25,6 +25,8 @@ PHONE: dict[str, Any] = {
     "device_scale_factor": 2,
 }
 WAIT_MS = 10_000
+# What a table shows, but for its countdowns: a deadline that fired changes it.
+SHOWN_JS = "() => [...document.querySelectorAll('.felt, .log-list')].map((e) => e.textContent).join('|')"
 
 STATE_JS = """() => {
   const slap = document.querySelector('.slap');
@@ -137,10 +139,15 @@ class Table:
         page.on("websocket", websocket)
 
     async def context(
-        self, phone: bool = False, player: dict[str, Any] | None = None, locale: str | None = None
+        self,
+        phone: bool = False,
+        player: dict[str, Any] | None = None,
+        locale: str | None = None,
+        device: dict[str, Any] | None = None,
     ) -> tuple[Any, Any]:
-        """A new device; ``locale`` sets the browser's languages (navigator.languages), e.g. "da-DK"."""
-        options = {**(PHONE if phone else DESKTOP), **({"locale": locale} if locale else {})}
+        """A new device; ``locale`` sets the browser's languages (navigator.languages), e.g. "da-DK";
+        ``device``: other context options."""
+        options = {**(device or (PHONE if phone else DESKTOP)), **({"locale": locale} if locale else {})}
         context = await self.browser.new_context(**options)
         if locale:  # the page reads navigator.languages at its first line: make it so before any script
             languages = json.dumps([locale, locale.split("-")[0]])
@@ -165,10 +172,15 @@ class Table:
         return Player(self, context, page, name)
 
     async def open_as(
-        self, player: dict[str, Any], url: str, phone: bool = False, locale: str | None = None
+        self,
+        player: dict[str, Any],
+        url: str,
+        phone: bool = False,
+        locale: str | None = None,
+        device: dict[str, Any] | None = None,
     ) -> Player:
-        """A device that already has this (HTTP-made) player's token."""
-        context, page = await self.context(phone, player, locale)
+        """A device that already has this (HTTP-made) player's token (``device``: other context options)."""
+        context, page = await self.context(phone, player, locale, device)
         self.watch(page, player["name"])
         await page.goto(url)
         return Player(self, context, page, player["name"])
@@ -201,6 +213,25 @@ class Table:
 
     async def advance(self, code: str) -> None:
         await self.api.advance_to_next_deadline(code)
+
+    async def with_bots(
+        self, game: str, seats: int, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], str]:
+        """A started room made over HTTP: its host "Mette" in seat 1, bots in the other seats."""
+        host = await self.api.player("Mette")
+        code: str = (await self.api.create_room(host["token"], game, options))["code"]
+        await self.api.sit(host["token"], code, 0)
+        for seat in range(1, seats):
+            r = await self.api.call("POST", f"/api/rooms/{code}/bots", host["token"], json={"seat": seat})
+            assert r.status_code == 201, r.text
+        await self.api.start(host["token"], code)
+        return host, code
+
+    async def advance_shown(self, code: str, page: Any) -> None:
+        """Fire the room's next deadline (a bot's move or a step) and wait until ``page`` shows it."""
+        before = await page.evaluate(SHOWN_JS)
+        await self.advance(code)
+        await page.wait_for_function(f"(before) => ({SHOWN_JS})() !== before", arg=before)
 
     async def advance_ms(self, ms: int) -> None:
         r = await self.api.http.post("/api/_test/clock", json={"ms": ms})

@@ -459,7 +459,9 @@ async def check_moment(game: Game, move: Move, prev: Snap, snap: Snap, seen: set
             await expect(
                 p.locator(f'.uf-branch[data-branch="{b}"] .uf-split [data-card="{card}"]')
             ).to_be_visible()
-        await expect(pages[0].locator(".log-list")).to_contain_text(f"{name} fills the double")
+        # on the mover's own screen it reads "You fill the double ..."
+        await expect(pages[(seat + 1) % 3].locator(".log-list")).to_contain_text(f"{name} fills the double")
+        await expect(pages[seat].locator(".log-list")).to_contain_text("You fill the double")
         await game.table.shot(game.players[0], "double-filled")
     if kind == "remove_coin" and "remove_coin" not in seen:
         seen.add("remove_coin")

@@ -811,7 +811,7 @@ def test_options_defaults_bounds_and_descriptions():
         15,
         30,
         0,
-        0,
+        90_000,
     )
     assert options.first_dealer == "random" and options.round_pause_ms == 8000
     schema = KuudukOptions.model_json_schema()

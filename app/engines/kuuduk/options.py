@@ -60,11 +60,12 @@ class KuudukOptions(EngineOptions):
         "among the players of the round wins, and players tied at the top share the win.",
     )
     turn_ms: int = Field(
-        0,
+        90_000,
         ge=0,
         le=3_600_000,
-        description="Turn timer (0 = none). When it runs out the server draws (or passes) and discards "
-        "for the player; it never lays, swipes or switches.",
+        description="Turn timer (0 = none), 90 s unless the host changes it, so one idle player cannot "
+        "stall the table. When it runs out the server draws (or passes) and discards for the player; it "
+        "never lays, swipes or switches (decision 24).",
     )
     round_pause_ms: int = Field(
         8000,

@@ -3,6 +3,8 @@
 // A table module's default export (see slap.js for a full example):
 //   id                         the game id (as in GET /api/games)
 //   basicOptions: [name]       options shown first in the options form (the rest under "More options")
+//   layout (optional)          "wide": your seat takes the whole bottom row; "open": the others sit in one
+//                              band above a full-width centre (default: side columns around the centre)
 //   prefs (optional)           lobby seat preferences: {preview(roomSeats) -> [value|null],
 //                              badge(value) -> Element, chooser(current, taken, onPick) -> Element,
 //                              defaults(roomSeats, mySeat) -> prefs object}
@@ -10,6 +12,7 @@
 //                              ctx: {act(action, opts) -> Promise<ack|reject>, now() -> room-clock ms,
 //                              you, count, names() -> [name by seat], announce(text)}
 //   stats(game, seat)          -> {count, score, turn, extra, colour} for the players ring
+//   yourMove(game) (optional)  -> whether the table waits for you (turn alerts); default: stats(you).turn
 //   timers(game, names)        -> [{key, at, label, minor}] countdowns to room-clock deadlines
 //   events(prev, game, names)  -> [text] for the event log and the live region (prev may be null)
 //   scores(game, names)        -> {columns, rows, totals, winners, final, show} | null

@@ -251,10 +251,13 @@ class KuudukTable {
     this.result = h("div", { class: "kd-result", hidden: true });
     this.rule = h("p", { class: "kd-rule" }, t("kuuduk.rule"));
     this.keys = h("p", { class: "kd-keys" }, t("kuuduk.keys"));
+    // The step's buttons go with the player's row and hand, in the seat that stays on screen.
+    const mine = ctx.you !== null && ctx.you !== undefined && this.seats[ctx.you];
+    if (mine) this.handList.before(this.actions);
     this.center = h("div", { class: "kd" },
       h("div", { class: "kd-info" }, this.goal, this.direction),
       h("div", { class: "kd-piles" }, this.drawBtn, this.discardBtn),
-      this.status, this.actions, this.result, this.rule, this.keys);
+      this.status, mine ? null : this.actions, this.result, this.rule, this.keys);
     this.onKey = (e) => {
       if (e.key === "Escape" && this.sel && !document.querySelector("dialog[open]")) this.select(null);
     };
@@ -603,6 +606,7 @@ function eventText(e, g, names) {
 export default {
   id: "kuuduk",
   basicOptions: ["mode", "target"],
+  layout: "open",
 
   createTable(ctx) {
     return new KuudukTable(ctx);

@@ -184,7 +184,7 @@ class LeekhaTable {
     this.reveal = h("div", { class: "lk-reveal", hidden: true });
     const ack = () => this.ctx.act({ type: "ack" });
     this.readyBtn = h("button", { type: "button", class: "btn primary", onclick: ack }, t("leekha.gotIt"));
-    this.nextBtn = h("button", { type: "button", class: "btn primary", onclick: ack }, t("leekha.next"));
+    this.nextBtn = h("button", { type: "button", class: "btn primary", hidden: true, onclick: ack }, t("leekha.next"));
 
     this.trickBox = h("div", { class: "lk-trick", role: "group", "aria-label": t("leekha.ledBy", { name: "" }).trim() });
     this.slots = Array.from({ length: 4 }, (_, i) => {
@@ -199,8 +199,13 @@ class LeekhaTable {
       title: t("leekha.throwHelp"), onclick: () => this.throwIn() }, t("leekha.throwIn"));
     this.result = h("div", { class: "lk-result", hidden: true });
 
+    // A player's steps (passing, the ready and next buttons, throwing in) sit above their hand, in
+    // the seat that stays on screen; someone watching sees the passing in the centre.
+    this.steps = h("div", { class: "lk-steps" }, this.nextBtn, this.throwBtn);
+    const mine = ctx.you !== null && ctx.you !== undefined;
+    if (mine) this.hand.before(this.passBox, this.reveal, this.steps);
     this.center = h("div", { class: "lk-center" }, this.header, this.teamsLine, this.decided, this.status,
-      this.passBox, this.reveal, this.trickBox, this.trickNote, this.throwBtn, this.result);
+      mine ? null : this.passBox, mine ? null : this.reveal, this.trickBox, this.trickNote, this.result);
   }
 
   seat(i) {
@@ -474,11 +479,11 @@ class LeekhaTable {
     }
     const canAck = this.legal("ack").length > 0;
     const waiting = g.phase === "ROUND_END" && !canAck ? g.seats.map((s, i) => (s.acked ? -1 : i)).filter((i) => i >= 0) : [];
+    show(this.nextBtn, g.phase === "ROUND_END" && canAck);
     const key = `${g.round}|${g.phase}|${lines.join()}|${canAck}|${waiting.join()}`;
     if (this.resultKey === key) return;
     this.resultKey = key;
     setKids(this.result, [lines.map((line) => h("p", { class: "lk-line" }, line)),
-      g.phase === "ROUND_END" && canAck ? this.nextBtn : null,
       waiting.length ? h("p", { class: "muted" }, t("leekha.waitAck", { names: listNames(waiting, names) })) : null]);
   }
 }
@@ -506,6 +511,7 @@ function lastEvents(prev, g, names) {
 export default {
   id: "leekha",
   basicOptions: ["mode"],
+  layout: "wide",
 
   createTable(ctx) {
     return new LeekhaTable(ctx);
@@ -513,6 +519,11 @@ export default {
 
   lobbyPanel(ctx) {
     return new TeamsPanel(ctx);
+  },
+
+  // Passing and the "got it" / "next" acknowledgements wait for everyone, not only the player to play.
+  yourMove(g) {
+    return (g.legal || []).some((a) => ["play_card", "submit_pass", "ack"].includes(a.type));
   },
 
   stats(g, seat) {

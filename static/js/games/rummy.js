@@ -109,6 +109,7 @@ const strings = {
   "rummy.cd.next": "Next turn in",
   "rummy.cd.round": "Next round in",
   "rummy.cd.match": "Match time left",
+  "rummy.cd.lastRound": "Match time is up: last round",
   "opt.rummy.rounds": "Rounds",
   "opt.rummy.turn_ms": "Turn length (ms)",
   "opt.rummy.opening_min": "Points needed for the first play",
@@ -649,6 +650,7 @@ function turnText(last, g, names, you) {
 export default {
   id: "rummy",
   basicOptions: ["rounds", "turn_ms", "opening_min"],
+  layout: "open",
 
   createTable(ctx) {
     return new RummyTable(ctx);
@@ -668,7 +670,8 @@ export default {
     } else if (g.phase === "ROUND_OVER") {
       out.push({ key: `round${g.round}`, at: g.deadline, label: t("rummy.cd.round") });
     }
-    if (g.match_ends_at && g.phase !== "MATCH_OVER") out.push({ key: "match", at: g.match_ends_at, label: t("rummy.cd.match"), minor: true });
+    if (g.match_ends_at && g.phase !== "MATCH_OVER") out.push({ key: "match", at: g.match_ends_at, label: t("rummy.cd.match"), minor: true,
+      after: t("rummy.cd.lastRound") });
     return out;
   },
 

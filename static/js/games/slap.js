@@ -88,8 +88,11 @@ class SlapTable {
       icon(HAND, "hand"), h("span", { class: "label" }, t("slap.slap")));
     this.ruling = h("div", { class: "ruling", hidden: true, "aria-live": "off" });
     this.hint = h("p", { class: "hint" }, t("slap.keys"));
-    this.center = h("div", { class: "slap" }, this.cue, this.status,
-      h("div", { class: "slap-actions" }, this.nu, this.target), this.ruling, this.hint);
+    // Nu! and the slap target go with the player's seat, which stays on screen.
+    const actions = h("div", { class: "slap-actions" }, this.nu, this.target);
+    const mine = ctx.you !== null && ctx.you !== undefined && this.seatEls[ctx.you];
+    if (mine) mine.root.append(actions);
+    this.center = h("div", { class: "slap" }, this.cue, this.status, mine ? null : actions, this.ruling, this.hint);
 
     this.target.addEventListener("pointerdown", (e) => {
       if (e.button !== 0) return;

@@ -3,7 +3,7 @@
 // shouts: your own UFF-DA! and COIN! / UFF-DA! on a named player, with the rulings and their times.
 // The server is the referee: this view marks what the view's `legal` list allows and sends what the
 // player does, mistakes included (NEXT with an owed coin, a next-to-last card without UFF-DA!).
-import { h, loadStyle, setAttr, setKids, setText, show, toggle } from "../dom.js";
+import { h, loadStyle, onPress, setAttr, setKids, setText, show, toggle } from "../dom.js";
 import { addStrings, num, t } from "../i18n.js";
 import { unverified } from "../shell/races.js";
 
@@ -35,6 +35,8 @@ addStrings("en", {
   "uffda.say": "Say UFF-DA!",
   "uffda.sayLate": "Say UFF-DA! (late)",
   "uffda.armed": "said with your next card",
+  "uffda.unsay": "Take it back",
+  "uffda.keys": "Keys: S says UFF-DA!, C calls COIN! on the last player to say NEXT, U calls UFF-DA! on the last player to play or draw.",
   "uffda.shout": "UFF-DA!",
   "uffda.coinShout": "COIN!",
   "uffda.callCoin": "COIN! on {name}",
@@ -69,6 +71,10 @@ addStrings("en", {
   "uffda.ev.play": "{name} plays {card} on {branch}.",
   "uffda.ev.double": "{name} lays the double {card} across {branch}.",
   "uffda.ev.fill": "{name} fills the double on {branch} with {card}.",
+  "uffda.ev.playYou": "You play {card} on {branch}.",
+  "uffda.ev.doubleYou": "You lay the double {card} across {branch}.",
+  "uffda.ev.fillYou": "You fill the double on {branch} with {card}.",
+  "uffda.ownBranchInText": "your own branch",
   "uffda.ev.uffda": "{name} says UFF-DA!",
   "uffda.ev.draw": "{name} draws from pile {p}.",
   "uffda.ev.drawSeen": "You draw {card} from pile {p}.",
@@ -119,9 +125,10 @@ function listNames(seats, names) {
   return t("list.and", { first: list.slice(0, -1).join(", "), last: list[list.length - 1] });
 }
 
-function branchName(g, b, names, inText = false) {
+function branchName(g, b, names, inText = false, actor = null) {
   const owner = g.branches[b]?.owner;
   if (owner === null || owner === undefined) return inText ? t("uffda.communityInText") : t("uffda.community");
+  if (owner === g.you && inText && actor === g.you) return t("uffda.ownBranchInText");
   if (owner === g.you) return inText ? t("uffda.yourBranchInText") : t("uffda.yourBranch");
   return t("uffda.branchOf", { name: nameOf(names, owner) });
 }
@@ -156,12 +163,11 @@ class UffdaTable {
     h("span", { class: "uf-pile-label" })));
     this.board = h("div", { class: "uf-board" });
     this.ruling = h("section", { class: "uf-rulings", hidden: true, "aria-label": t("uffda.rulings") });
+    this.keys = h("p", { class: "uf-keys", hidden: you === null || you === undefined }, t("uffda.keys"));
     this.center = h("div", { class: "uffda" }, this.status,
       h("div", { class: "uf-top" }, h("div", { class: "uf-piles" }, this.piles), this.info),
-      this.first, this.board, this.ruling);
-    this.onKey = (e) => {
-      if (e.key === "Escape" && this.selected) { this.select(null); }
-    };
+      this.first, this.board, this.ruling, this.keys);
+    this.onKey = (e) => this.key(e);
     document.addEventListener("keydown", this.onKey);
   }
 
@@ -173,19 +179,28 @@ class UffdaTable {
       el.next = h("button", { type: "button", class: "btn uf-next", onclick: () => this.simple("next") }, t("uffda.next"));
       el.place = h("button", { type: "button", class: "btn uf-coin uf-place", onclick: () => this.simple("place_coin") }, t("uffda.placeCoin"));
       el.remove = h("button", { type: "button", class: "btn uf-coin uf-remove", onclick: () => this.simple("remove_coin") }, t("uffda.removeCoin"));
-      el.sayNote = h("small", { class: "uf-armed", hidden: true }, t("uffda.armed"));
-      el.say = h("button", { type: "button", class: "uf-shout uf-say", "aria-pressed": "false", onclick: () => this.say() },
-        h("span", { class: "big" }, t("uffda.shout")), el.sayNote);
+      el.sayNote = h("small", { class: "uf-armed" }, t("uffda.armed"));
+      el.say = h("button", { type: "button", class: "uf-shout uf-say", "aria-pressed": "false", "aria-keyshortcuts": "S" },
+        h("span", { class: "big" }, t("uffda.shout")));
+      onPress(el.say, () => this.say());
+      // A second press keeps UFF-DA! said; taking it back is its own button, never a silent toggle.
+      el.unsay = h("button", { type: "button", class: "link uf-unsay", onclick: () => this.setArmed(false) },
+        t("uffda.unsay"));
       el.give = h("select", { class: "uf-give" });
       el.giveBox = h("label", { class: "uf-give-box" }, h("span", {}, t("uffda.give")), el.give);
       el.turnBar = h("div", { class: "uf-actions" }, el.next, el.place, el.remove);
-      root.append(el.hand, el.turnBar, h("div", { class: "uf-calls mine" }, el.say), el.giveBox);
+      // The note and Take it back keep their room while hidden: your seat sticks to the bottom
+      // of the screen, so anything it gained on the press would move the button under the finger.
+      root.append(el.hand, el.turnBar, h("div", { class: "uf-calls mine" }, el.say), el.giveBox,
+        h("p", { class: "uf-armed-line" }, el.sayNote, " ", el.unsay));
     } else {
       el.backs = h("div", { class: "uf-backs", role: "img" });
       root.append(el.backs);
       if (you !== null && you !== undefined) {
-        el.coinCall = h("button", { type: "button", class: "uf-shout coin", onclick: (e) => this.call("COIN", seat, e) }, t("uffda.coinShout"));
-        el.uffdaCall = h("button", { type: "button", class: "uf-shout", onclick: (e) => this.call("UFFDA", seat, e) }, t("uffda.shout"));
+        el.coinCall = h("button", { type: "button", class: "uf-shout coin" }, t("uffda.coinShout"));
+        el.uffdaCall = h("button", { type: "button", class: "uf-shout" }, t("uffda.shout"));
+        onPress(el.coinCall, (e) => this.call("COIN", seat, e));
+        onPress(el.uffdaCall, (e) => this.call("UFFDA", seat, e));
         el.calls = h("div", { class: "uf-calls" }, el.coinCall, el.uffdaCall);
         root.append(el.calls);
       }
@@ -199,6 +214,37 @@ class UffdaTable {
 
   destroy() {
     document.removeEventListener("keydown", this.onKey);
+  }
+
+  /** Escape drops the picked card; S says UFF-DA!, C and U call on the player who last gave cause. */
+  key(e) {
+    if (e.key === "Escape" && this.selected) { this.select(null); return; }
+    if (e.repeat || e.ctrlKey || e.metaKey || e.altKey || !this.g || !seated(this.g)) return;
+    if (!this.g.penalties || this.g.phase !== PLAYING) return;
+    const target = e.target instanceof Element ? e.target : document.body;
+    if (target.closest("input, textarea, select, [contenteditable]") || document.querySelector("dialog[open]")) return;
+    const key = e.key.toLowerCase();
+    if (key === "s") {
+      e.preventDefault();
+      this.say();
+    } else if (key === "c" || key === "u") {
+      const kind = key === "c" ? "COIN" : "UFFDA";
+      const seat = this.lastCause(kind);
+      if (seat === null) return;
+      e.preventDefault();
+      const el = this.seatEls[seat];
+      this.call(kind, seat, e, kind === "COIN" ? el.coinCall : el.uffdaCall);
+    }
+  }
+
+  /** The other player whose latest event could be a COIN! (a NEXT) or an UFF-DA! (a release). */
+  lastCause(kind) {
+    const kinds = kind === "COIN" ? ["next"] : ["play", "draw", "caught"];
+    for (let i = this.shown.length - 1; i >= 0; i--) {
+      const ev = this.shown[i];
+      if (kinds.includes(ev.kind) && ev.seat !== this.g.you && this.seatEls[ev.seat]?.calls) return ev.seat;
+    }
+    return null;
   }
 
   legal(match) {
@@ -250,12 +296,12 @@ class UffdaTable {
     if (!this.g || !seated(this.g)) return;
     if (this.lateDeclaration()) {
       const action = { type: "declare_uffda" };
-      const ms = this.reactionTo((e) => e.seat === this.g.you && ["play", "draw", "caught"].includes(e.kind));
+      const ms = this.reactionTo((ev) => ev.seat === this.g.you && ["play", "draw", "caught"].includes(ev.kind));
       if (ms !== null) action.reaction_ms = ms;
       this.ctx.act(action);
       return;
     }
-    this.setArmed(!this.armed);
+    this.setArmed(true);
   }
 
   setArmed(on) {
@@ -263,20 +309,21 @@ class UffdaTable {
     const el = this.seatEls[this.ctx.you];
     if (!el?.say) return;
     setAttr(el.say, "aria-pressed", on ? "true" : "false");
-    show(el.sayNote, on);
+    toggle(el.root, "armed", on);
   }
 
-  call(kind, target, e) {
+  call(kind, target, e, button = e?.currentTarget) {
     if (!this.g || !seated(this.g)) return;
     const action = { type: "call", kind, target };
     const give = this.seatEls[this.ctx.you].give.value;
     if (give && this.g.hand?.includes(give)) action.give_card = give;
     const kinds = kind === "COIN" ? ["next"] : ["play", "draw", "caught"];
-    const ms = this.reactionTo((ev) => ev.seat === target && kinds.includes(ev.kind), e?.timeStamp);
+    // Read at the press itself (pointerdown or the key), so finger time is not reaction time.
+    const ms = this.reactionTo((ev) => ev.seat === target && kinds.includes(ev.kind));
     if (ms !== null) action.reaction_ms = ms;
-    e?.currentTarget?.classList.remove("hit");
-    void e?.currentTarget?.offsetWidth;
-    e?.currentTarget?.classList.add("hit");
+    button?.classList.remove("hit");
+    void button?.offsetWidth; // restart the press animation
+    button?.classList.add("hit");
     this.send(action, true);
   }
 
@@ -563,15 +610,17 @@ class UffdaTable {
 function describe(e, g, names) {
   const name = e.seat === null || e.seat === undefined ? "" : nameOf(names, e.seat);
   const card = e.card ? e.card.replace("-", "|") : "";
-  const branch = e.branch !== undefined ? branchName(g, e.branch, names, true) : "";
+  const branch = e.branch !== undefined ? branchName(g, e.branch, names, true, e.seat) : "";
+  const mine = seated(g) && e.seat === g.you; // on your own screen your moves read "You play ..."
   switch (e.kind) {
     case "round": return t("uffda.ev.round", { round: e.round, c: e.center, name });
     case "play": {
       const bits = [];
       const fill = e.on >= 0 && isDouble(g.branches[e.branch]?.cards[e.on]?.card || "0-1");
-      if (isDouble(e.card)) bits.push(t("uffda.ev.double", { name, card, branch }));
-      else if (fill) bits.push(t("uffda.ev.fill", { name, card, branch }));
-      else bits.push(t("uffda.ev.play", { name, card, branch }));
+      const you = mine ? "You" : "";
+      if (isDouble(e.card)) bits.push(t(`uffda.ev.double${you}`, { name, card, branch }));
+      else if (fill) bits.push(t(`uffda.ev.fill${you}`, { name, card, branch }));
+      else bits.push(t(`uffda.ev.play${you}`, { name, card, branch }));
       if (e.uffda) bits.push(t("uffda.ev.uffda", { name }));
       return bits.join(" ");
     }

@@ -18,7 +18,8 @@ export class Countdowns {
     this.timer = null;
   }
 
-  /** timers: [{key, at, label, minor}] (at = room-clock ms). */
+  /** timers: [{key, at, label, minor, after}] (at = room-clock ms; after: shown instead of the
+   * label and a zero once the time is up while the game goes on, e.g. a match's last round). */
   update(timers) {
     const keep = new Set();
     for (const timer of timers) {
@@ -31,7 +32,7 @@ export class Countdowns {
         const bar = h("span", { class: "t-bar" }, h("span"));
         const row = h("div", { class: `timer${timer.minor ? " minor" : ""}`, role: "timer", "aria-live": "off" },
           label, " ", value, timer.minor ? null : bar);
-        item = { row, label, value, bar, at: null };
+        item = { row, label, value, bar, at: null, text: "", after: null };
         this.items.set(timer.key, item);
         this.el.append(row);
       }
@@ -39,7 +40,8 @@ export class Countdowns {
         item.at = timer.at;
         item.total = Math.max(1, timer.at - this.now());
       }
-      setText(item.label, timer.label);
+      item.text = timer.label;
+      item.after = timer.after || null;
     }
     for (const [key, item] of this.items) {
       if (!keep.has(key)) {
@@ -60,7 +62,9 @@ export class Countdowns {
     const now = this.now();
     for (const item of this.items.values()) {
       const left = item.at - now;
-      setText(item.value, formatMs(left));
+      const over = left <= 0 && item.after !== null;
+      setText(item.label, over ? item.after : item.text);
+      setText(item.value, over ? "" : formatMs(left));
       const fill = item.bar.firstChild;
       if (fill) setAttr(fill, "style", `width:${Math.max(0, Math.min(100, (100 * left) / item.total)).toFixed(1)}%`);
     }

@@ -1,25 +1,52 @@
-// Players around the table: you at the bottom, the others clockwise (left, top, right).
-// Each seat shows name, presence, card count, score and whose turn it is; the game view
-// fills the seat's body (its piles and cards).
+// Players around the table: you at the bottom, the others clockwise from your left (up the
+// left side, across the top, down the right side). Each seat shows name, presence, card count,
+// score and whose turn it is; the game view fills the seat's body (its piles and cards).
+// Your own seat sticks to the bottom of the screen, so your hand and the current step's
+// buttons stay in view however many players sit around the table.
 import { h, setAttr, setText, show, toggle } from "../dom.js";
 import { t } from "../i18n.js";
 
-const LAYOUT = {
-  1: ["bottom"],
-  2: ["bottom", "top"],
-  3: ["bottom", "left", "right"],
-  4: ["bottom", "left", "top", "right"],
-};
+const SIDES = ["left", "top", "right"];
 
-export function positions(count, you) {
-  const layout = LAYOUT[count] || LAYOUT[4];
+/** How many of the others sit up the left side, across the top and down the right side. */
+function sideCounts(others) {
+  if (others <= 0) return [0, 0, 0];
+  if (others === 1) return [0, 1, 0];
+  if (others === 2) return [1, 0, 1];
+  const side = others >= 6 ? 2 : 1;
+  return [side, others - 2 * side, side];
+}
+
+/** Each seat's place: {side, order}, order counting clockwise from your left (0 = you). */
+export function places(count, you) {
   const base = you ?? 0;
-  return Array.from({ length: count }, (_, seat) => layout[(seat - base + count) % count] || "top");
+  const counts = sideCounts(count - 1);
+  return Array.from({ length: count }, (_, seat) => {
+    const order = (seat - base + count) % count;
+    if (order === 0) return { side: "bottom", order };
+    let rest = order - 1;
+    for (let k = 0; k < SIDES.length; k++) {
+      if (rest < counts[k]) return { side: SIDES[k], order };
+      rest -= counts[k];
+    }
+    return { side: "top", order };
+  });
+}
+
+/** The side each seat sits on (bottom, left, top or right). */
+export function positions(count, you) {
+  return places(count, you).map((p) => p.side);
 }
 
 export class Ring {
   constructor(felt, count, you, bodyOf) {
-    this.slots = positions(count, you).map((pos, seat) => {
+    const where = places(count, you);
+    const groups = Object.fromEntries(["left", "top", "right", "bottom"].map((side) =>
+      [side, h("div", { class: `ring-side ring-${side}` })]));
+    felt.prepend(groups.left, groups.top, groups.right);
+    felt.append(groups.bottom);
+    setAttr(felt, "data-seats", count);
+    this.slots = where.map(({ side, order }, seat) => {
       const name = h("span", { class: "name" });
       const dot = h("span", { class: "dot", "aria-hidden": "true" });
       const presence = h("span", { class: "sr-only" });
@@ -28,13 +55,17 @@ export class Ring {
       const score = h("span", { class: "score" });
       const turn = h("span", { class: "turn" }, t("ring.turn"));
       const extra = h("span", { class: "extra" });
-      const el = h("section", { class: `seat pos-${pos}`, "data-seat": seat },
+      const el = h("section", { class: `seat pos-${side}`, "data-seat": seat, style: `--ring-order:${order}` },
+        seat === you ? h("div", { class: "toast-dock" }) : null,
         h("header", { class: "seat-head" }, dot, presence, name, tags),
         h("div", { class: "seat-stats" }, count_, score, extra, turn),
         bodyOf(seat));
-      felt.append(el);
-      return { el, name, dot, presence, tags, count: count_, score, turn, extra };
+      return { el, name, dot, presence, tags, count: count_, score, turn, extra, side, order };
     });
+    // Up the left side means the first seat clockwise sits lowest.
+    const ordered = [...this.slots].sort((a, b) => (a.side === "left" ? b.order - a.order : a.order - b.order));
+    for (const slot of ordered) groups[slot.side].append(slot.el);
+    for (const group of Object.values(groups)) show(group, group.childElementCount > 0);
   }
 
   /** stats(seat) -> {count, score, turn, turnLabel, extra, colour} from the game module. */

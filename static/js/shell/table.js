@@ -3,6 +3,7 @@
 // (games/*.js) draws what is on the table; everything around it lives here.
 import { h, setKids, setText, show, toggle } from "../dom.js";
 import { t } from "../i18n.js";
+import { TurnAlert, soundSwitch } from "./alerts.js";
 import { Countdowns } from "./countdown.js";
 import { TableControls } from "./leaving.js";
 import { helpButton } from "./help.js";
@@ -36,10 +37,11 @@ export class TableShell {
     });
     this.countdowns = new Countdowns(() => ctx.conn.now());
     this.controls = new TableControls({ conn: ctx.conn, me: ctx.me });
+    this.alert = new TurnAlert(() => ctx.conn.now());
     this.title = h("h1", { class: "table-title" });
     this.sub = h("p", { class: "table-sub" });
     this.hint = h("p", { class: "table-hint", role: "note" });
-    this.felt = h("div", { class: `felt n${this.count}` }, h("div", { class: "center" }, this.table.center));
+    this.felt = h("div", { class: `felt n${this.count} ${module.layout || ""}`.trim() }, h("div", { class: "center" }, this.table.center));
     this.ring = new Ring(this.felt, this.count, this.you, (i) => this.table.seat(i));
     this.scoresBody = h("div", { class: "scores-body" });
     this.scores = h("details", { class: "panel scores", hidden: true },
@@ -52,7 +54,7 @@ export class TableShell {
       h("div", { class: "table-bar" }, h("div", { class: "titles" }, this.title, this.sub, this.hint), this.countdowns.el,
         helpButton(view.room.game, { compact: true })),
       this.controls.el, this.felt, this.scores, ctx.log.el,
-      h("footer", { class: "table-foot" }, this.watchers, this.verify, this.replayLink));
+      h("footer", { class: "table-foot" }, this.watchers, soundSwitch(), this.verify, this.replayLink));
   }
 
   update(view, prev) {
@@ -70,8 +72,11 @@ export class TableShell {
     setText(this.hint, hintFor(room.game, g));
     this.ring.update(view, this.you, (seat) => this.module.stats(g, seat));
     this.table.update(view, prev && prev.game ? prev : null);
-    this.countdowns.update(this.module.timers(g, names));
+    const timers = this.module.timers(g, names);
+    this.countdowns.update(timers);
     this.controls.update(view);
+    const yours = !this.ctx.replay && room.status === "playing" && this.yourMove(g);
+    this.alert.update(yours, timers.filter((timer) => !timer.minor));
     this.updateScores(g, names);
     const watching = room.spectators.map((s) => s.name);
     setText(this.watchers, watching.length ? t("table.spectators", { names: watching.join(", ") }) : "");
@@ -82,6 +87,13 @@ export class TableShell {
     show(this.replayLink, Boolean(replayable));
     if (replayable) this.replayLink.setAttribute("href", `/m/${room.match.id}`);
     if (prev && prev.game) for (const text of this.module.events(prev.game, g, names)) this.ctx.log.add(text);
+  }
+
+  /** Whether the table waits for this player: their turn, or a step everyone takes (the module says). */
+  yourMove(g) {
+    if (this.you === null) return false;
+    if (this.module.yourMove) return this.module.yourMove(g);
+    return Boolean(this.module.stats(g, this.you)?.turn);
   }
 
   updateScores(g, names) {
@@ -106,6 +118,7 @@ export class TableShell {
 
   destroy() {
     this.countdowns.destroy();
+    this.alert.destroy();
     this.table.destroy?.();
     this.el.remove();
   }

@@ -5,13 +5,16 @@ import { t } from "../i18n.js";
 const MAX = 3;
 
 export function toast(message, kind = "error", ms = 5000) {
-  const box = document.getElementById("toasts");
+  // At the table a player's toasts lie over the name line of their own seat (see app.css), where
+  // they cover no button; there only the latest shows, its full text also in its tooltip.
+  const dock = document.querySelector(".toast-dock");
+  const box = dock || document.getElementById("toasts");
   if (!box || !message) return null;
   const el = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" },
-    h("span", { class: "msg" }, message),
+    h("span", { class: "msg", title: dock ? message : null }, message),
     h("button", { type: "button", class: "x", "aria-label": t("toast.close"), onclick: () => el.remove() }, "×"));
   box.append(el);
-  while (box.children.length > MAX) box.firstElementChild.remove();
+  while (box.children.length > (dock ? 1 : MAX)) box.firstElementChild.remove();
   setTimeout(() => el.remove(), ms);
   return el;
 }
