@@ -822,4 +822,17 @@ export default {
   "hint.uffda.last": "To kort tilbage: sig UFF-DA!, når du spiller det næstsidste, ellers kan du blive fanget.",
   "hint.kuuduk.win": "Et færdigt k-u-u-d-u-k vinder kun, når din hånd også er tom.",
   "hint.kuuduk.adjoin": "Hvert kort skal have samme farve eller samme antal prikker som kortene ved siden af.",
+
+  // Table layout, turn alerts and UFF-DA! calls on press.
+  "alert.turn": "Din tur",
+  "alert.low": "Tiden er ved at løbe ud",
+  "sound.on": "Lyd til",
+  "sound.off": "Lyd fra",
+  "rummy.cd.lastRound": "Kampens tid er gået: sidste runde",
+  "uffda.unsay": "Tag det tilbage",
+  "uffda.keys": "Taster: S siger UFF-DA!, C råber MØNT! på den sidste, der sagde NÆSTE, U råber UFF-DA! på den sidste, der spillede eller trak.",
+  "uffda.ev.playYou": "Du spiller {card} på {branch}.",
+  "uffda.ev.doubleYou": "Du lægger dobbelten {card} på tværs af {branch}.",
+  "uffda.ev.fillYou": "Du fylder dobbelten på {branch} med {card}.",
+  "uffda.ownBranchInText": "din egen gren",
 };

@@ -823,4 +823,17 @@ export default {
   "hint.uffda.last": "Kaksi korttia jäljellä: sano UFF-DA!, kun pelaat toiseksi viimeisen, tai sinut voidaan napata.",
   "hint.kuuduk.win": "Valmis k-u-u-d-u-k voittaa vain, kun kätesi on myös tyhjä.",
   "hint.kuuduk.adjoin": "Jokaisella kortilla on oltava sama väri tai sama määrä pisteitä kuin viereisillä korteilla.",
+
+  // Table layout, turn alerts and UFF-DA! calls on press.
+  "alert.turn": "Sinun vuorosi",
+  "alert.low": "Aika on loppumassa",
+  "sound.on": "Ääni päällä",
+  "sound.off": "Ääni pois",
+  "rummy.cd.lastRound": "Otteluaika on lopussa: viimeinen kierros",
+  "uffda.unsay": "Peru",
+  "uffda.keys": "Näppäimet: S sanoo UFF-DA!, C huutaa KOLIKKO! viimeiselle, joka sanoi SEURAAVA, U huutaa UFF-DA! viimeiselle, joka pelasi tai nosti.",
+  "uffda.ev.playYou": "Pelaat kortin {card}: {branch}.",
+  "uffda.ev.doubleYou": "Asetat tuplan {card} poikittain: {branch}.",
+  "uffda.ev.fillYou": "Täytät tuplan kortilla {card}: {branch}.",
+  "uffda.ownBranchInText": "omalle oksallesi",
 };
