@@ -61,7 +61,10 @@ def downgrade() -> None:
     if op.get_bind().dialect.name == "postgresql":
         op.execute("DROP TRIGGER events_fence ON game_events")
         op.execute("DROP FUNCTION bordet_check_fence()")
-    with op.batch_alter_table("game_events") as batch:
-        batch.drop_column("fence")
-    with op.batch_alter_table("rooms") as batch:
-        batch.drop_column("fence")
+    for table in ("game_events", "rooms"):
+        if op.get_bind().dialect.name == "sqlite":
+            # SQLite drops a column in place; a batch copy of ``rooms`` would drop the table that
+            # members' and games' rows point at, which foreign keys refuse.
+            op.execute(f"ALTER TABLE {table} DROP COLUMN fence")
+        else:
+            op.drop_column(table, "fence")
