@@ -55,7 +55,7 @@ async def test_a_player_who_leaves_is_played_by_a_stand_in_at_once_and_takes_the
     # Bo starts the round: the stand-in calls Nu! for him once its thinking time has passed.
     for _ in range(MAX_ADVANCES):
         _, events = await stored_game(sqlite_url, code)
-        if any(e.seat == 1 and (e.client_id or "").startswith("bot-") for e in events):
+        if any(e.seat == 1 and e.actor == "standin" for e in events):
             break
         await api.advance_to_next_deadline(code)
     else:
