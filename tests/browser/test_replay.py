@@ -61,10 +61,10 @@ async def test_a_finished_slap_match_is_stepped_through_to_its_end(table: Table)
     await expect(status).to_have_text(f"Step {ruled_step} of {last}")
     await page.get_by_role("button", name="First step").click()
     await page.get_by_label("Speed").select_option(index=2)  # the fastest
-    await page.get_by_role("button", name="Play").click()
-    await expect(page.get_by_role("button", name="Pause")).to_be_visible()
+    await page.get_by_role("button", name="Play", exact=True).click()
+    await expect(page.get_by_role("button", name="Pause", exact=True)).to_be_visible()
     await expect(status).to_have_text(f"Step {last} of {last}", timeout=PLAY_WAIT_MS)
-    await expect(page.get_by_role("button", name="Play")).to_be_visible()
+    await expect(page.get_by_role("button", name="Play", exact=True)).to_be_visible()
     await expect(page.locator(".table-sub")).to_contain_text("game over")
     await table.shot(ana, "end")
 
