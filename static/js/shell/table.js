@@ -53,8 +53,10 @@ export class TableShell {
     this.el = h("section", { class: "table-shell" },
       h("div", { class: "table-bar" }, h("div", { class: "titles" }, this.title, this.sub, this.hint), this.countdowns.el,
         helpButton(view.room.game, { compact: true })),
-      this.controls.el, this.felt, this.scores, ctx.log.el,
-      h("footer", { class: "table-foot" }, this.watchers, soundSwitch(), this.verify, this.replayLink));
+      this.felt, this.scores, ctx.log.el,
+      // Below the felt: leaving and ending are rare, and above it they pushed the seats under your
+      // hand bar on a phone.
+      h("footer", { class: "table-foot" }, this.controls.el, this.watchers, soundSwitch(), this.verify, this.replayLink));
   }
 
   update(view, prev) {
@@ -69,7 +71,9 @@ export class TableShell {
     if (this.you === null) bits.push(t("table.watching"));
     if (room.status === "finished") bits.push(t("table.finished"));
     setText(this.sub, bits.join(" · "));
-    setText(this.hint, hintFor(room.game, g));
+    const hint = hintFor(room.game, g);
+    setText(this.hint, hint);
+    this.hint.title = hint || "";
     this.ring.update(view, this.you, (seat) => this.module.stats(g, seat));
     this.table.update(view, prev && prev.game ? prev : null);
     const timers = this.module.timers(g, names);
