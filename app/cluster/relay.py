@@ -38,6 +38,12 @@ MAX_WAITING = 512
 reading, or one sending far faster than its room takes)."""
 
 
+MAX_OUTBOX = 10_000
+"""Messages waiting to be published; past it, the streams' frames and client events wait for room
+(a slow Redis then holds back the relayed sockets, whose write deadlines cut them off, instead of
+growing this process's memory)."""
+
+
 class Outbox:
     """Every message this process publishes, in order, pipelined in batches by one task."""
 
@@ -45,6 +51,8 @@ class Outbox:
         self.redis = redis
         self._queue: deque[tuple[str, bytes]] = deque()
         self._wake = asyncio.Event()
+        self._room = asyncio.Event()
+        self._room.set()
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -55,10 +63,19 @@ class Outbox:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        self._room.set()  # nothing waits on a stopped outbox
 
     def put(self, channel: str, message: dict[str, Any]) -> None:
+        """Queue a stream's control message (open, hello, end, cut: a few per stream) at once."""
         self._queue.append((channel, pack(message)))
         self._wake.set()
+
+    async def put_when_room(self, channel: str, message: dict[str, Any]) -> None:
+        """Queue a frame or a client event, once the outbox is under :data:`MAX_OUTBOX`."""
+        while len(self._queue) >= MAX_OUTBOX and self._task is not None and not self._task.done():
+            self._room.clear()
+            await self._room.wait()
+        self.put(channel, message)
 
     async def _run(self) -> None:
         while True:
@@ -73,6 +90,8 @@ class Outbox:
                         await pipe.execute()
                 except Exception:  # Redis away: those frames are lost, the streams' watchdogs end them
                     log.warning("could not publish %d relay messages", len(batch), exc_info=True)
+                if len(self._queue) < MAX_OUTBOX:
+                    self._room.set()
 
 
 @dataclass(eq=False)
@@ -166,7 +185,7 @@ class Relay:
             return served.events.popleft()
 
         async def send(event: Message) -> None:
-            self.outbox.put(reply, {"k": "out", "s": sid, "e": event})
+            await self.outbox.put_when_room(reply, {"k": "out", "s": sid, "e": event})
 
         try:
             await self.app(scope, receive, send)
@@ -240,7 +259,7 @@ class Relay:
     async def _pump_in(self, sid: str, owner: str, receive: Receive) -> None:
         while True:
             event = await receive()
-            self.outbox.put(owner, {"k": "in", "s": sid, "e": event})
+            await self.outbox.put_when_room(owner, {"k": "in", "s": sid, "e": event})
             if event["type"] in ("websocket.disconnect", "http.disconnect"):
                 return
             if event["type"] == "http.request" and not event.get("more_body"):

@@ -105,8 +105,8 @@ class RoundTrip:
         address = parse_address(peer) if peer is not None else None
         if is_trusted(address, trusted_networks(trusted_proxies)):
             return cls(from_headers(headers))
-        if address is None or address.is_loopback or sock is None or kernel_round_trip(sock) is None:
+        if address is None or address.is_loopback or sock is None:
             return cls()
         found = cls(sock=sock)
         found.refresh()
-        return found
+        return found if found.verified is not None else cls()

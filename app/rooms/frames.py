@@ -87,6 +87,21 @@ class Frames:
                     viewer.send_snapshot(key, snapshot_text)
 
 
+def _seat(
+    entry: dict[str, Any],
+    seat: int,
+    prefs: dict[str, Any],
+    bot: bool,
+    standin: bool,
+    *,
+    left: bool,
+    removed: bool = False,
+) -> dict[str, Any]:
+    """One seat of the room view: who holds it, and who plays it."""
+    playing = {"bot": bot, "standin": standin, "left": left, "removed": removed}
+    return {**entry, "seat": seat, "prefs": prefs, **playing}
+
+
 def room_view_of(room: Room) -> dict[str, Any]:
     """The lobby part of every view: the room, its seats with presence, spectators and the match."""
     lobby, game = room.lobby, room.game
@@ -98,15 +113,8 @@ def room_view_of(room: Room) -> dict[str, Any]:
     for m in sorted(lobby.members.values(), key=lambda m: (m.seat if m.seat is not None else 99, m.name)):
         entry = {"player_id": m.player_id, "name": m.name, "connected": m.connections > 0 or m.bot}
         if m.role in ("seat", "left") and m.seat is not None and m.seat < seat_count:
-            seats[m.seat] = {
-                **entry,
-                "seat": m.seat,
-                "prefs": m.prefs,
-                "bot": m.bot,
-                "standin": playing and m.seat in room.bots.standins,
-                "left": m.role == "left",
-                "removed": False,
-            }
+            standin = playing and m.seat in room.bots.standins
+            seats[m.seat] = _seat(entry, m.seat, m.prefs, m.bot, standin, left=m.role == "left")
         else:
             spectators.append(entry)
     # Seats whose races rest on their own pongs: no connection of theirs has a round trip the
@@ -122,17 +130,9 @@ def room_view_of(room: Room) -> dict[str, Any]:
     if playing and game is not None:
         for seat, held in enumerate(game.rec.seats):
             if seats[seat] is None:  # the host removed the player who left: a stand-in plays it to the end
-                seats[seat] = {
-                    "player_id": held["player_id"],
-                    "name": held["name"],
-                    "connected": True,
-                    "seat": seat,
-                    "prefs": held.get("prefs") or {},
-                    "bot": False,
-                    "standin": True,
-                    "left": True,
-                    "removed": True,
-                }
+                entry = {"player_id": held["player_id"], "name": held["name"], "connected": True}
+                prefs = held.get("prefs") or {}
+                seats[seat] = _seat(entry, seat, prefs, False, True, left=True, removed=True)
     match = None
     if game is not None:
         rec = game.rec
