@@ -6,6 +6,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from app.heap import DEFAULT_THRESHOLDS
+
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 
 
@@ -18,6 +20,12 @@ def _range(text: str) -> tuple[int, int]:
 def _list(text: str) -> tuple[str, ...]:
     """ "a, b,,c" as ("a", "b", "c")."""
     return tuple(item.strip() for item in text.split(",") if item.strip())
+
+
+def _ints(text: str) -> tuple[int, int, int]:
+    """ "20000,20,10" as (20000, 20, 10)."""
+    young, middle, full = (int(part) for part in text.split(","))
+    return young, middle, full
 
 
 def _flag(name: str) -> bool:
@@ -77,6 +85,9 @@ class Settings:
     """BORDET_REDIS_PREFIX: the start of every Redis key and channel (several deployments, one Redis)."""
     lease_s: float = 3.0
     """BORDET_LEASE_S: a room's ownership lease; a dead process's rooms move on after at most this."""
+    gc_thresholds: tuple[int, int, int] = DEFAULT_THRESHOLDS
+    """BORDET_GC_THRESHOLDS=20000,20,10: the cyclic collector's young, middle and full thresholds
+    (app/heap.py says why they are not CPython's 700,10,10)."""
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -106,4 +117,5 @@ class Settings:
             redis_url=os.environ.get("BORDET_REDIS_URL") or None,
             redis_prefix=os.environ.get("BORDET_REDIS_PREFIX", "bordet"),
             lease_s=float(os.environ.get("BORDET_LEASE_S", "3")),
+            gc_thresholds=_ints(os.environ.get("BORDET_GC_THRESHOLDS", "20000,20,10")),
         )

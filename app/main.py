@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import logging
 import re
 import secrets
@@ -17,6 +16,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
 
+from app import heap
 from app.api import games, health, matches, players, rooms, testing
 from app.api.body_limit import BodyLimit
 from app.api.client_address import trusted_networks
@@ -93,10 +93,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await node.start(app, manager, store)
             manager.owner = app.state.services.node = node
         await manager.recover()
-        # Everything made so far lives as long as the process: keep it out of the collector's
-        # full passes, which would otherwise walk it again and again under load.
-        gc.collect()
-        gc.freeze()
+        heap.settle(settings.gc_thresholds)
         manager.start_housekeeping()
         lag = LoopLagProbe(metrics.lagged)
         lag.start()

@@ -217,10 +217,11 @@ class Engine(ABC, Generic[S, OptionsT]):
       contains ``"legal"``: the actions that seat may take now.
 
     The optional capabilities have defaults here (a game without them keeps
-    them): ``stimuli``/``rulings`` for reaction races, ``team_seats`` for
-    team games, ``end_early`` for a host's early end of a decided match,
-    ``end_by_host`` for ending any game as it stands and ``begin_step`` for
-    engines that keep a per-input log.
+    them): ``views`` for building several seats' views at once,
+    ``stimuli``/``rulings`` for reaction races, ``team_seats`` for team games,
+    ``end_early`` for a host's early end of a decided match, ``end_by_host``
+    for ending any game as it stands and ``begin_step`` for engines that keep
+    a per-input log.
     """
 
     name: ClassVar[str]
@@ -284,6 +285,12 @@ class Engine(ABC, Generic[S, OptionsT]):
         return step(self, state, move)
 
     # -- capabilities with defaults --------------------------------------------------
+
+    def views(self, state: S, seats: Sequence[int | None]) -> dict[int | None, JSON]:
+        """The views of several seats at once, each equal to ``view(state, seat)`` (the room builds
+        every connected seat's after each turn). A game whose views share a large public part
+        builds it once and puts the same objects in each view, so the room diffs it once too."""
+        return {seat: self.view(state, seat) for seat in seats}
 
     def stimuli(self, state: S) -> tuple[str, ...]:
         """Keys of the race stimuli now live (e.g. ``"flip:7"`` while Slap's flip 7 is face up).

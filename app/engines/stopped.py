@@ -94,13 +94,19 @@ class Stoppable(Engine[Any, Any]):
         return None if isinstance(state, Stopped) else self.inner.next_deadline(state)
 
     def view(self, state: Any, seat: int | None) -> JSON:
+        return self.views(state, (seat,))[seat]
+
+    def views(self, state: Any, seats: Sequence[int | None]) -> dict[int | None, JSON]:
         if not isinstance(state, Stopped):
-            return self.inner.view(state, seat)
-        # The game's own view as it stood (hiding what it hid), with nothing left to do.
-        view = {**self.inner.view(state.state, seat), "stopped": state.to_json()}
-        if "legal" in view:
-            view["legal"] = []
-        return view
+            return self.inner.views(state, seats)
+        # The game's own views as it stood (hiding what it hid), with nothing left to do.
+        stopped = state.to_json()
+        views = {}
+        for seat, inner in self.inner.views(state.state, seats).items():
+            view = views[seat] = {**inner, "stopped": stopped}
+            if "legal" in view:
+                view["legal"] = []
+        return views
 
     def result(self, state: Any) -> Outcome:
         if not isinstance(state, Stopped):

@@ -57,9 +57,7 @@ class BotSeats:
             self._chooser = bot_for(self.game)
         return self._chooser
 
-    def begin(
-        self, bots: Iterable[int], away: Iterable[int], now: int, standins: Iterable[int] = ()
-    ) -> None:
+    def begin(self, bots: Iterable[int], away: Iterable[int], now: int, standins: Iterable[int] = ()) -> None:
         """A game begins (or is recovered): seats of bots, people not connected as of ``now``, and
         seats a stand-in plays from the start (their player left, or was removed)."""
         self.bots = set(bots)

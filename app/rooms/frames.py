@@ -7,14 +7,14 @@ same patch, anyone else a snapshot.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from app.engines.base import Engine
 from app.rooms.audience import Viewer
-from app.rooms.diff import diff
+from app.rooms.diff import Shared, diff_shared
 
 if TYPE_CHECKING:
     from app.rooms.room import Room
@@ -48,14 +48,23 @@ class Frames:
 
     def game_view(self, state: Any, key: ViewKey) -> dict[str, Any]:
         """One view per seat key and state, shared by the broadcast, the bots and the input checks."""
+        view = self._cached(state).get(key)
+        return self.game_views(state, (key,))[key] if view is None else view
+
+    def game_views(self, state: Any, keys: Iterable[ViewKey]) -> dict[ViewKey, dict[str, Any]]:
+        """The views of ``keys`` for ``state``, those not built yet built together (``Engine.views``),
+        so that what they share is shared objects, diffed once by :meth:`broadcast`."""
+        cached = self._cached(state)
+        missing = [key for key in keys if key not in cached]
+        if missing:
+            cached.update(self.engine.views(state, missing))
+        return cached
+
+    def _cached(self, state: Any) -> dict[ViewKey, dict[str, Any]]:
         if self._game_views_of is not state:
             self._game_views = {}
             self._game_views_of = state
-        view = self._game_views.get(key)
-        if view is None:
-            view = self.engine.view(state, key)
-            self._game_views[key] = view
-        return view
+        return self._game_views
 
     def broadcast(
         self, groups: Mapping[ViewKey, list[Viewer]], view_for: Callable[[ViewKey], dict[str, Any]]
@@ -63,14 +72,18 @@ class Frames:
         """Send every connection what changed in its view since its last frame."""
         for key in [k for k in self._last_sent if k not in groups]:
             del self._last_sent[key]
+        shared: Shared = {}
+        # Kept until every key is diffed: ``shared`` is keyed by the ids of their parts.
+        replaced: list[dict[str, Any]] = []
         for key, viewers in groups.items():
             new = view_for(key)
             old = self._last_sent.get(key)
             ops_text: str | None = None
             if old is not None and old is not new:
-                ops = diff(old, new)
+                ops = diff_shared(old, new, shared)
                 if ops:
                     ops_text = dumps(ops)
+                replaced.append(old)
             self._last_sent[key] = new
             snapshot_text: str | None = None
             for viewer in viewers:

@@ -287,8 +287,7 @@ class Room:
                 self.answers.refuse(event.seat, event.client_id, *SERVER_ERROR, RoomError(*SERVER_ERROR, 503))
 
     def _build_views(self, state: object) -> None:
-        for viewer in self.viewers.values():
-            self.frames.game_view(state, self.key_of(viewer.player_id))
+        self.frames.game_views(state, {self.key_of(viewer.player_id) for viewer in self.viewers.values()})
 
     def _fire_due(self, now: int) -> None:
         game = self.game
@@ -432,6 +431,8 @@ class Room:
         groups: dict[ViewKey, list[Viewer]] = {}
         for viewer in self.viewers.values():
             groups.setdefault(self.key_of(viewer.player_id), []).append(viewer)
+        if self.game is not None:
+            self.frames.game_views(self.game.state, groups)
         self.frames.broadcast(groups, self.view_for)
         seated = {k: v for k, v in groups.items() if k is not None}
         self.races.note_shown(self._live_stimuli(), seated, self.now())

@@ -10,6 +10,8 @@ import pytest
 from app.bots import random_player_for
 from app.bots.playout import playout, replay
 from app.engines import ALL_ENGINES
+from app.engines.step import HostEnd, step
+from app.engines.stopped import stoppable
 
 CASES = [
     (name, players)
@@ -52,3 +54,25 @@ def test_every_engine_declares_its_options_with_descriptions(name: str) -> None:
     for field, spec in schema.get("properties", {}).items():
         assert spec.get("description"), f"{name}.{field} has no description for the options form"
     assert 1 <= engine.min_players <= engine.max_players
+
+
+@pytest.mark.parametrize("name", sorted(ALL_ENGINES))
+def test_the_views_of_several_seats_at_once_are_each_seats_own_view(name: str) -> None:
+    engine = stoppable(ALL_ENGINES[name])
+    players = engine.max_players
+    options = engine.options_model.model_validate(fast_options(name))
+    keys = [None, *range(players)]
+    seen: list[object] = []
+
+    def check(state: object) -> None:
+        together = engine.views(state, keys)
+        assert list(together) == keys
+        assert all(together[seat] == engine.view(state, seat) for seat in keys)
+        seen.append(state)
+
+    choosers = [random_player_for(name)] * players
+    playout(engine, players, options, f"views-{name}", random.Random(7), choosers, on_step=check)
+    midway = seen[len(seen) // 2]
+    deadline = engine.next_deadline(midway)
+    stopped = step(engine, midway, HostEnd(0 if deadline is None else deadline))
+    assert engine.views(stopped, keys) == {seat: engine.view(stopped, seat) for seat in keys}

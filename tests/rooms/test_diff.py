@@ -9,7 +9,15 @@ from typing import Any
 
 import pytest
 
-from app.rooms.diff import JsonPatchError, apply_patch, diff, escape_token, unescape_token
+from app.rooms.diff import (
+    JsonPatchError,
+    Shared,
+    apply_patch,
+    diff,
+    diff_shared,
+    escape_token,
+    unescape_token,
+)
 
 # --------------------------------------------------------------------------- helpers
 
@@ -533,3 +541,28 @@ def test_random_docs_with_type_flipped_leaves() -> None:
         assert ops == [{"op": "replace", "path": f"/v/{i}", "value": new["v"][i]}]
         hits += 1
     assert hits == 500
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_views_sharing_a_public_part_diff_as_each_alone(seed: int) -> None:
+    rng = random.Random(500 + seed)
+    for _ in range(200):
+        public_old = rand_doc(rng)
+        public_new = mutate(rng, public_old)
+        olds = [{"game": {"public": public_old, "you": seat, "hand": rand_doc(rng, 2)}} for seat in range(4)]
+        news = [
+            {"game": {**old["game"], "public": public_new, "hand": mutate(rng, old["game"]["hand"])}}
+            for old in olds
+        ]
+        shared: Shared = {}
+        for old, new in zip(olds, news, strict=True):
+            assert diff_shared(old, new, shared) == diff(old, new)
+            assert apply_patch(old, diff_shared(old, new, shared)) == new
+
+
+def test_a_shared_public_part_is_diffed_once() -> None:
+    public_old, public_new = {"pile": [1, 2]}, {"pile": [1, 2, 3]}
+    shared: Shared = {}
+    first = diff_shared({"game": {"public": public_old}}, {"game": {"public": public_new}}, shared)
+    second = diff_shared({"game": {"public": public_old}}, {"game": {"public": public_new}}, shared)
+    assert second == first and second[0] is first[0]

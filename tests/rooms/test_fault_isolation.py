@@ -144,20 +144,20 @@ async def test_an_engine_bug_in_a_view_refuses_the_move_that_led_to_it(
 ) -> None:
     room, _, (ana, bo) = await slap_table(manager)
     assert room.game is not None
-    before, real = room.game.state, room.engine.view
+    before, real = room.game.state, room.engine.views
 
-    def view(state: Any, seat: int | None) -> Any:
+    def views(state: Any, seats: Any) -> Any:
         if state.phase.value == "NU_CALLED":
             raise Injected("view")
-        return real(state, seat)
+        return real(state, seats)
 
-    monkeypatch.setattr(room.engine, "view", view)
+    monkeypatch.setattr(room.engine, "views", views)
     room.post_action(ana, "a1", {"type": "nu"})
     await settle(room)
     assert ana.reply("a1")["code"] == "SERVER_ERROR"
     assert room.game.state is before and await logged(manager, room) == []
 
-    monkeypatch.setattr(room.engine, "view", real)
+    monkeypatch.setattr(room.engine, "views", real)
     room.post_action(ana, "a2", {"type": "nu"})
     await settle(room)
     assert ana.reply("a2")["type"] == "ack" and phase(room) == "NU_CALLED"

@@ -42,7 +42,7 @@ from app.engines.rummy.table import (
     partition_problems,
     salvage,
 )
-from app.engines.rummy.view import result_detail, view
+from app.engines.rummy.view import result_detail, view, views
 from app.engines.seats import clockwise, require_player_count
 from app.engines.timing import catch_up
 from app.engines.tuples import replace_at
@@ -131,6 +131,9 @@ class RummyEngine(Engine[RummyState, RummyOptions]):
 
     def view(self, state: RummyState, seat: int | None) -> JSON:
         return view(state, seat)
+
+    def views(self, state: RummyState, seats: Sequence[int | None]) -> dict[int | None, JSON]:
+        return views(state, seats)
 
     def result(self, state: RummyState) -> Outcome:
         finished = state.phase is Phase.MATCH_OVER

@@ -62,7 +62,6 @@ _ON_THE_TABLE = {
 }
 
 
-
 def meanings() -> dict[str, str]:
     """Every problem code with what it means, for the protocol document."""
     found = {code: f"A set {text}." for code, text in _IN_A_SET.items()}

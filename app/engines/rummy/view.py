@@ -14,6 +14,7 @@ player it lists the action kinds with their shapes: entries without a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from app.engines.base import JSON
@@ -97,37 +98,52 @@ def winners(state: RummyState) -> list[int]:
 
 
 def view(state: RummyState, seat: int | None) -> JSON:
-    if seat is not None and not 0 <= seat < state.players:
-        raise ValueError(f"seat {seat} is not at this {state.players}-player table")
+    return views(state, (seat,))[seat]
+
+
+def views(state: RummyState, seats: Sequence[int | None]) -> dict[int | None, JSON]:
+    """The views of ``seats``, sharing one public part: the table, the draft and its verdict, the
+    seats' counts and the scores are the same objects in each (built, and diffed, once)."""
+    for seat in seats:
+        if seat is not None and not 0 <= seat < state.players:
+            raise ValueError(f"seat {seat} is not at this {state.players}-player table")
     options = state.options
     turn = state.phase is Phase.TURN
-    seats: list[dict[str, Any]] = [
+    minutes = options.match_minutes
+    table = [m.to_json() for m in state.table]
+    draft = draft_json(state) if turn else None
+    counts: list[dict[str, Any]] = [
         {"cards": len(state.working_hand(i)), "opened": state.opened[i], "away": state.away(i)}
         for i in range(state.players)
     ]
-    minutes = options.match_minutes
+    totals = list(state.totals)
+    scores = [record_json(r) for r in state.history]
+    won = winners(state)
     return {
-        "game": "rummy",
-        "phase": state.phase.value,
-        "round": state.round,
-        "rounds": None if minutes else options.rounds,
-        "match_ends_at": state.match_started_at + minutes * 60_000 if minutes else None,
-        "turn_id": state.turn_id,
-        "turn": state.seat if turn else None,
-        "deadline": state.deadline,
-        "pool": len(state.pool),
-        "opening_min": options.opening_min,
-        "table": [m.to_json() for m in state.table],
-        "draft": draft_json(state) if turn else None,
-        "hand": None if seat is None else list(state.working_hand(seat)),
-        "seats": seats,
-        "passes": state.passes,
-        "totals": list(state.totals),
-        "scores": [record_json(r) for r in state.history],
-        "last": last_json(state.last, seat),
-        "winners": winners(state),
-        "you": seat,
-        "legal": legal(state, seat),
+        seat: {
+            "game": "rummy",
+            "phase": state.phase.value,
+            "round": state.round,
+            "rounds": None if minutes else options.rounds,
+            "match_ends_at": state.match_started_at + minutes * 60_000 if minutes else None,
+            "turn_id": state.turn_id,
+            "turn": state.seat if turn else None,
+            "deadline": state.deadline,
+            "pool": len(state.pool),
+            "opening_min": options.opening_min,
+            "table": table,
+            "draft": draft,
+            "hand": None if seat is None else list(state.working_hand(seat)),
+            "seats": counts,
+            "passes": state.passes,
+            "totals": totals,
+            "scores": scores,
+            "last": last_json(state.last, seat),
+            "winners": won,
+            "you": seat,
+            "legal": legal(state, seat),
+        }
+        for seat in seats
     }
 
 

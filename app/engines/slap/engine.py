@@ -31,7 +31,7 @@ from app.engines.slap.options import SlapOptions, SlapPrefs
 from app.engines.slap.protocol import PROTOCOL
 from app.engines.slap.scoring import end_kind, score_round
 from app.engines.slap.state import ClosedFlip, FlipKind, Phase, SlapState
-from app.engines.slap.view import result_detail, ruling_json, view, winners
+from app.engines.slap.view import result_detail, ruling_json, view, views, winners
 from app.engines.timing import catch_up
 
 COLOURS = ("Y", "G", "P", "B")
@@ -224,6 +224,9 @@ class SlapEngine(Engine[SlapState, SlapOptions]):
 
     def view(self, state: SlapState, seat: int | None) -> JSON:
         return view(state, seat)
+
+    def views(self, state: SlapState, seats: Sequence[int | None]) -> dict[int | None, JSON]:
+        return views(state, seats)
 
     def hidden_cards(self, state: SlapState, seat: int) -> list[Any] | None:
         return list(state.piles[seat])  # face down, top first: nobody sees them while the match runs

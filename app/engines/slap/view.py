@@ -10,6 +10,7 @@ deadline (which differs for pairs) is left out.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from app.engines.base import JSON
@@ -98,12 +99,18 @@ def last_json(last: ClosedFlip | None) -> JSON | None:
 
 
 def view(state: SlapState, seat: int | None) -> JSON:
-    if seat is not None and not 0 <= seat < state.players:
-        raise ValueError(f"seat {seat} is not at this {state.players}-player table")
+    return views(state, (seat,))[seat]
+
+
+def views(state: SlapState, seats: Sequence[int | None]) -> dict[int | None, JSON]:
+    """The views of ``seats``: all but ``you`` and ``legal`` is public, built once and shared."""
+    for seat in seats:
+        if seat is not None and not 0 <= seat < state.players:
+            raise ValueError(f"seat {seat} is not at this {state.players}-player table")
     options = state.options
     slapped = {c.seat for c in state.slaps}
     table = state.table
-    seats: list[dict[str, Any]] = [
+    counts: list[dict[str, Any]] = [
         {
             "colour": colour,
             "pile": len(state.piles[i]),
@@ -114,7 +121,7 @@ def view(state: SlapState, seat: int | None) -> JSON:
         for i, colour in enumerate(state.colours)
     ]
     limit_ms = options.round_time_limit_s * 1000
-    return {
+    public = {
         "game": "slap",
         "phase": state.phase.value,
         "round": state.round,
@@ -128,14 +135,13 @@ def view(state: SlapState, seat: int | None) -> JSON:
         "reveal_at": state.reveal_at if state.phase in _SHOWS_REVEAL else None,
         "round_started_at": state.round_started_at,
         "time_limit_at": state.round_started_at + limit_ms if limit_ms else None,
-        "seats": seats,
+        "seats": counts,
         "totals": list(state.totals),
         "scores": [record_json(r) for r in state.history],
         "last": last_json(state.last),
         "winners": winners(state),
-        "you": seat,
-        "legal": legal(state, seat),
     }
+    return {seat: {**public, "you": seat, "legal": legal(state, seat)} for seat in seats}
 
 
 def result_detail(state: SlapState) -> JSON:
