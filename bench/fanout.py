@@ -51,6 +51,7 @@ import orjson
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from app import heap
 from app.rooms.diff import apply_patch
 from bench.slap_load import (
     SERVER_ENV,
@@ -541,6 +542,7 @@ async def sweep(args: Args, name: str, server: ServerProcess, result: TargetResu
             )
         result.rss_connected_mb = proc_rss_mb(server.pid)
         result.notes.append(f"setup: {len(links)} connections ready in {time.monotonic() - t0:.1f} s")
+        heap.settle()  # this process's own collector passes would count as server latency
         for rate in args.rates:
             if not server.alive():
                 raise RuntimeError(f"the {name} server exited during the sweep")

@@ -121,8 +121,9 @@ def diff(old: Json, new: Json) -> list[Op]:
 Shared: TypeAlias = dict[tuple[int, int, str], list[Op]]
 """What :func:`diff_shared` already worked out: the ops of an (old, new) pair of containers at a path."""
 
-SHARED_DEPTH = 3
-"""How deep :func:`diff_shared` looks for shared containers: the view, its game, the game's parts."""
+SHARED_DEPTH = 2
+"""How deep :func:`diff_shared` looks for shared containers: the view's parts (its room and game
+views) and theirs (the game's table, seats...); deeper, the memo would cost more than it saves."""
 
 
 def diff_shared(old: Json, new: Json, shared: Shared) -> list[Op]:
