@@ -39,16 +39,24 @@ class PgWriter:
                     await conn.executemany(_INSERT, rows)
                 if clocks:
                     await conn.executemany(_RAISE_CLOCK, clocks)
-        except asyncpg.PostgresError as exc:  # refused by the server: the connection is fine
-            cls = IntegrityError if isinstance(exc, asyncpg.IntegrityConstraintViolationError) else DBAPIError
-            raise as_db_error(cls, _INSERT, exc) from exc
-        except Exception as exc:  # e.g. the connection dropped, or a value asyncpg cannot send
+        except Exception as exc:
             conn = self._conn
             broken = conn is None or conn.is_closed() or conn.is_in_transaction()
-            if broken:
-                self._drop()  # the next write connects again
-            raise as_db_error(OperationalError if broken else DBAPIError, _INSERT, exc) from exc
+            if broken:  # dropped (or cut mid-batch): the next write connects again
+                self._drop()
+                cls: type[DBAPIError] = OperationalError
+            elif isinstance(exc, asyncpg.IntegrityConstraintViolationError):
+                cls = IntegrityError
+            else:  # refused by the server (e.g. a stale owner), or a value asyncpg cannot send
+                cls = DBAPIError
+            raise as_db_error(cls, _INSERT, exc) from exc
         self.transactions += 1
+
+    @property
+    def server_pid(self) -> int | None:
+        """The PostgreSQL backend serving the writer's connection (None while it has none)."""
+        conn = self._conn
+        return None if conn is None or conn.is_closed() else int(conn.get_server_pid())
 
     async def close(self) -> None:
         conn, self._conn = self._conn, None
