@@ -96,19 +96,12 @@ async def test_a_stale_owners_clock_note_does_not_raise_the_checkpoint(
     old, new = two_logs
     game = await _game(pg_store, "FENCE6")
     await raise_fence(pg_store, "FENCE6", 1)
-    old.note_clock(game, 1000, fence=1)
-    await old.stop()  # writes the note
-    assert await _clock_at(pg_store, game) == 1000
-
+    assert await _note_and_read(pg_store, old, game, 1000, fence=1) == 1000
     await raise_fence(pg_store, "FENCE6", 2)  # the takeover
-    await old.start()
-    old.note_clock(game, 9000, fence=1)  # the old owner's room clock ran on
-    await old.stop()
-    assert (await _clock_at(pg_store, game), old.dropped_clock_notes) == (1000, 0)  # not written, no error
-
-    new.note_clock(game, 2000, fence=2)
-    await new.stop()
-    assert await _clock_at(pg_store, game) == 2000
+    # The old owner's room clock ran on: its note is not written, and that is no error.
+    assert await _note_and_read(pg_store, old, game, 9000, fence=1) == 1000
+    assert old.dropped_clock_notes == 0
+    assert await _note_and_read(pg_store, new, game, 2000, fence=2) == 2000
 
 
 async def test_one_process_notes_its_clock_unchecked(
@@ -117,9 +110,17 @@ async def test_one_process_notes_its_clock_unchecked(
     log, _ = two_logs
     game = await _game(pg_store, "FENCE7")
     await raise_fence(pg_store, "FENCE7", 3)
-    log.note_clock(game, 500)
+    assert await _note_and_read(pg_store, log, game, 500, fence=None) == 500
+
+
+async def _note_and_read(store: Store, log: EventLog, game: int, at: int, fence: int | None) -> int | None:
+    """Note the game's clock, have the log write it (stop() does), and read ``clock_at`` back."""
+    await log.start()
+    log.note_clock(game, at, fence)
     await log.stop()
-    assert await _clock_at(pg_store, game) == 500
+    rec = await store.get_game(game)
+    assert rec is not None
+    return rec.clock_at
 
 
 async def test_the_drivers_own_stale_owner_error_is_recognised(pg_store: Store) -> None:
@@ -135,9 +136,3 @@ async def test_the_drivers_own_stale_owner_error_is_recognised(pg_store: Store) 
         await conn.close()
     assert is_stale_owner(refused.value)
     assert not is_stale_owner(RuntimeError("BF001"))
-
-
-async def _clock_at(store: Store, game: int) -> int | None:
-    rec = await store.get_game(game)
-    assert rec is not None
-    return rec.clock_at
