@@ -1,8 +1,9 @@
 """The event log's PostgreSQL writer: one asyncpg connection of its own, outside SQLAlchemy.
 
 A batch is one transaction: ``executemany`` of a prepared INSERT (asyncpg pipelines the rows in
-C), the clock UPDATE, COMMIT. The connection opens on first use with the keywords the app's
-engine connects with (:func:`app.db.store.pg_connect_kwargs`), and again after it dropped.
+C), and the clock UPDATE when there are checkpoints to write. The connection opens on first use
+with the keywords the app's engine connects with (:func:`app.db.store.pg_connect_kwargs`), and
+again after it dropped.
 """
 
 from __future__ import annotations
@@ -33,12 +34,16 @@ class PgWriter:
     async def write(self, batch: Batch, clocks: Clocks) -> None:
         try:
             conn = await self._connection()
-            async with conn.transaction():
-                rows = event_rows(batch)
-                if rows:
+            rows = event_rows(batch)
+            if rows and clocks:
+                async with conn.transaction():
                     await conn.executemany(_INSERT, rows)
-                if clocks:
                     await conn.executemany(_RAISE_CLOCK, clocks)
+            else:
+                # One statement: asyncpg's executemany is its own transaction already (one Sync
+                # after the last row: all or nothing, committed when it returns), one round trip.
+                statement, args = (_INSERT, rows) if rows else (_RAISE_CLOCK, clocks)
+                await conn.executemany(statement, args)
         except Exception as exc:
             conn = self._conn
             broken = conn is None or conn.is_closed() or conn.is_in_transaction()
