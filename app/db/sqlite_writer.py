@@ -39,7 +39,7 @@ class SqliteWriter:
         self.transactions = 0
         self.handoffs = 0
         self.wakeups = 0
-        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()  # the running thread's
         self._thread: threading.Thread | None = None
         self._closed: asyncio.Future[None] | None = None
 
@@ -47,8 +47,12 @@ class SqliteWriter:
         loop = asyncio.get_running_loop()
         if self._thread is None:
             self._closed = loop.create_future()
+            self._jobs = queue.SimpleQueue()  # a thread still finishing after close() keeps its own
             self._thread = threading.Thread(
-                target=self._serve, args=(loop, self._closed), name="bordet-event-log-sqlite", daemon=True
+                target=self._serve,
+                args=(loop, self._jobs, self._closed),
+                name="bordet-event-log-sqlite",
+                daemon=True,
             )
             self._thread.start()
         done: asyncio.Future[None] = loop.create_future()
@@ -65,10 +69,15 @@ class SqliteWriter:
 
     # the thread --------------------------------------------------------------
 
-    def _serve(self, loop: asyncio.AbstractEventLoop, closed: asyncio.Future[None]) -> None:
+    def _serve(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        jobs: queue.SimpleQueue[_Job | None],
+        closed: asyncio.Future[None],
+    ) -> None:
         conn: sqlite3.Connection | None = None
         try:
-            while (job := self._jobs.get()) is not None:
+            while (job := jobs.get()) is not None:
                 batch, clocks, done = job
                 error: BaseException | None = None
                 try:

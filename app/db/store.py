@@ -162,6 +162,10 @@ def _pg_connect_args(url: URL) -> tuple[URL, dict[str, Any]]:
     return url, connect_args
 
 
+#: URL query options SQLAlchemy's asyncpg dialect takes for itself (its own statement cache).
+_SQLALCHEMY_ASYNCPG_OPTIONS = frozenset({"prepared_statement_cache_size", "prepared_statement_name_func"})
+
+
 def pg_connect_kwargs(url: str) -> dict[str, Any]:
     """``asyncpg.connect()`` keywords for a PostgreSQL URL: what an engine of :func:`create_engine`
     connects with (for a connection of its own, outside SQLAlchemy).
@@ -173,7 +177,9 @@ def pg_connect_kwargs(url: str) -> dict[str, Any]:
     """
     parsed, connect_args = _pg_connect_args(make_url(normalize_url(url)))
     kwargs: dict[str, Any] = parsed.translate_connect_args(username="user")
-    kwargs.update({k: v if isinstance(v, str) else v[-1] for k, v in parsed.query.items()})
+    # The rest of the query goes to asyncpg as the engine's dialect passes it, less its own options.
+    query = {k: v if isinstance(v, str) else v[-1] for k, v in parsed.query.items()}
+    kwargs.update({k: v for k, v in query.items() if k not in _SQLALCHEMY_ASYNCPG_OPTIONS})
     kwargs.update(connect_args)
     return kwargs
 
