@@ -9,7 +9,7 @@ LINT_PATHS := app tests bench tools examples
 UVICORN_FLAGS := --ws-per-message-deflate false --ws-max-size 1048576
 
 .PHONY: run test lint docs image-size bench-engines bench-diff bench-load bench-fairness bench-soak \
-        bench-idle-rooms bench-startup bench-fanout bench-idle bench-audit bench-repeat-visit clean
+        bench-idle-rooms bench-startup bench-fanout bench-idle bench-audit bench-repeat-visit bench-event-log clean
 
 # A .venv left by a Python older than 3.11, or by a `python3 -m venv` that failed half-way (Debian
 # without python3-venv leaves one without pip), would otherwise be reused for ever: make it again.
@@ -94,6 +94,9 @@ bench-audit: $(VENV)/.installed
 
 bench-repeat-visit: $(VENV)/.installed
 	$(BIN)/python -m bench.repeat_visit $(BENCH_ARGS)
+
+bench-event-log: $(VENV)/.installed
+	$(BIN)/python -m bench.event_log $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

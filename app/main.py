@@ -23,7 +23,8 @@ from app.api.client_address import trusted_networks
 from app.api.errors import RateLimited
 from app.cluster.wire import RELAYED
 from app.config import Settings
-from app.db.store import EventLog, Store, database_url, migrate, normalize_url
+from app.db.event_log import EventLog
+from app.db.store import Store, database_url, migrate, normalize_url
 from app.limits import Limits
 from app.observability import endpoint as metrics_endpoint
 from app.observability.logs import configure_logging

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from app.config import Settings
-from app.db.store import EventLog, Store
+from app.db.event_log import EventLog
+from app.db.store import Store
 from app.limits import Limits
 from app.observability.metrics import Metrics
 from app.rooms.clock import Clock

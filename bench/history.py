@@ -23,8 +23,9 @@ from sqlalchemy import Table, text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.bots.playout import playout
+from app.db.event_log import EventLog
 from app.db.models import Game, GameEvent, Player, Room, RoomMember
-from app.db.store import EventLog, Store
+from app.db.store import Store
 from app.engines import get_engine
 from app.engines.base import seed_hash
 from app.rooms.clock import MonotonicClock

@@ -60,7 +60,8 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import NullPool
 
-from app.db.store import EventLog, Store, create_engine, migrate, normalize_url
+from app.db.event_log import EventLog
+from app.db.store import Store, create_engine, migrate, normalize_url
 from app.engines import ALL_ENGINES
 from app.rooms.clock import MonotonicClock
 from app.rooms.manager import RoomManager

@@ -3,10 +3,10 @@
 Alembic (``migrations/``) owns the schema; :func:`migrate` runs ``upgrade head`` from code.
 """
 
+from .event_log import EventLog
 from .store import (
     DEFAULT_DATABASE_URL,
     CodeTaken,
-    EventLog,
     EventRec,
     GameRec,
     MemberRec,

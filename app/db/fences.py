@@ -11,8 +11,9 @@ from typing import Any, cast
 
 from sqlalchemy import CursorResult, select, update
 
+from app.db.event_log import is_stale_owner
 from app.db.models import Room
-from app.db.store import Store, is_stale_owner
+from app.db.store import Store
 
 __all__ = ["is_stale_owner", "raise_fence", "room_fence"]
 

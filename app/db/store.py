@@ -2,8 +2,8 @@
 
 * :func:`database_url` / :func:`normalize_url` pick and normalise the database URL.
 * :func:`migrate` runs Alembic ``upgrade head`` programmatically.
-* :class:`Store` is the async repository the API and the rooms use.
-* :class:`EventLog` is the group-committed, append-only game log.
+* :class:`Store` is the async repository the API and the rooms use (the group-committed game
+  log, :class:`app.db.event_log.EventLog`, writes through its own connection).
 
 >>> normalize_url("postgres://u@h/db")
 'postgresql+asyncpg://u@h/db'
@@ -21,7 +21,6 @@ import os
 import shlex
 import time
 import uuid
-from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -32,21 +31,9 @@ from urllib.parse import urlencode
 import orjson
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import (
-    BigInteger,
-    CursorResult,
-    bindparam,
-    delete,
-    event,
-    func,
-    insert,
-    or_,
-    select,
-    text,
-    update,
-)
+from sqlalchemy import CursorResult, delete, event, func, select, text, update
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 
@@ -74,7 +61,8 @@ def normalize_url(url: str) -> str:
     return url
 
 
-def _sqlite_file(url: URL) -> Path | None:
+def sqlite_file(url: URL) -> Path | None:
+    """The file of a SQLite URL; None for any other database, and for in-memory or ``file:`` URIs."""
     if not url.drivername.startswith("sqlite"):
         return None
     database = url.database
@@ -85,7 +73,7 @@ def _sqlite_file(url: URL) -> Path | None:
 
 def ensure_sqlite_dir(url: str) -> None:
     """Create the parent directory of a SQLite file URL when it is missing."""
-    path = _sqlite_file(make_url(url))
+    path = sqlite_file(make_url(url))
     if path is not None and not path.parent.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
 
@@ -161,25 +149,62 @@ def _pg_libpq_params(url: URL) -> tuple[URL, str | None]:
     return url.difference_update_query(list(found)), "postgresql://?" + urlencode(pairs)
 
 
+def _pg_connect_args(url: URL) -> tuple[URL, dict[str, Any]]:
+    """The URL asyncpg is given and the ``connect()`` keywords it needs besides (server settings,
+    a DSN carrying the libpq parameters), as every connection to PostgreSQL is opened."""
+    url, settings = _pg_server_settings(url)
+    url, dsn = _pg_libpq_params(url)
+    connect_args: dict[str, Any] = {}
+    if settings:
+        connect_args["server_settings"] = settings
+    if dsn:
+        connect_args["dsn"] = dsn
+    return url, connect_args
+
+
+#: URL query options SQLAlchemy's asyncpg dialect takes for itself (its own statement cache).
+_SQLALCHEMY_ASYNCPG_OPTIONS = frozenset({"prepared_statement_cache_size", "prepared_statement_name_func"})
+
+
+def pg_connect_kwargs(url: str) -> dict[str, Any]:
+    """``asyncpg.connect()`` keywords for a PostgreSQL URL: what an engine of :func:`create_engine`
+    connects with (for a connection of its own, outside SQLAlchemy).
+
+    >>> pg_connect_kwargs("postgresql://u:pw@h:5433/db?options=-csearch_path%3Ds&sslmode=require")
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'host': 'h', 'database': 'db', 'user': 'u', 'password': 'pw', 'port': 5433,
+     'server_settings': {'search_path': 's'}, 'dsn': 'postgresql://?sslmode=require'}
+    """
+    parsed, connect_args = _pg_connect_args(make_url(normalize_url(url)))
+    kwargs: dict[str, Any] = parsed.translate_connect_args(username="user")
+    # The rest of the query goes to asyncpg as the engine's dialect passes it, less its own options.
+    query = {k: v if isinstance(v, str) else v[-1] for k, v in parsed.query.items()}
+    kwargs.update({k: v for k, v in query.items() if k not in _SQLALCHEMY_ASYNCPG_OPTIONS})
+    kwargs.update(connect_args)
+    return kwargs
+
+
 def create_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
     """An :class:`AsyncEngine` for ``url`` (default :func:`database_url`), set up for this app.
 
-    SQLite connections get WAL journaling, ``synchronous=NORMAL`` and foreign keys ON.
-    JSON columns go through orjson (every logged input is one, on the hot path).
+    SQLite connections get :data:`SQLITE_PRAGMAS` (WAL journaling, ``synchronous=NORMAL``,
+    foreign keys ON). JSON columns go through orjson (every logged input is one, on the hot path).
     """
     url = normalize_url(url) if url else database_url()
-    kwargs.setdefault("json_serializer", _json_text)
+    kwargs.setdefault("json_serializer", json_text)
     kwargs.setdefault("json_deserializer", orjson.loads)
     ensure_sqlite_dir(url)
     parsed = make_url(url)
     if parsed.drivername.startswith("postgresql"):
-        parsed, settings = _pg_server_settings(parsed)
-        parsed, dsn = _pg_libpq_params(parsed)
+        parsed, derived = _pg_connect_args(parsed)
         connect_args = dict(kwargs.pop("connect_args", {}))
-        if settings:
-            connect_args["server_settings"] = {**connect_args.get("server_settings", {}), **settings}
-        if dsn:
-            connect_args.setdefault("dsn", dsn)
+        if "server_settings" in derived:
+            connect_args["server_settings"] = {
+                **connect_args.get("server_settings", {}),
+                **derived["server_settings"],
+            }
+        if "dsn" in derived:
+            connect_args.setdefault("dsn", derived["dsn"])
         if connect_args:
             kwargs["connect_args"] = connect_args
     engine = create_async_engine(parsed, **kwargs)
@@ -188,17 +213,25 @@ def create_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
     return engine
 
 
-def _json_text(value: Any) -> str:
+def json_text(value: Any) -> str:
+    """A JSON column's text, as stored on both databases (orjson's compact form)."""
     return orjson.dumps(value).decode()
+
+
+#: Every SQLite connection of the app, the engine's and the event log's own, starts with these.
+SQLITE_PRAGMAS = (
+    "PRAGMA journal_mode=WAL",
+    "PRAGMA synchronous=NORMAL",
+    "PRAGMA foreign_keys=ON",
+    "PRAGMA busy_timeout=30000",
+)
 
 
 def _sqlite_on_connect(dbapi_connection: Any, connection_record: ConnectionPoolEntry) -> None:
     cursor = dbapi_connection.cursor()
     try:
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA synchronous=NORMAL")
-        cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=30000")
+        for pragma in SQLITE_PRAGMAS:
+            cursor.execute(pragma)
     finally:
         cursor.close()
 
@@ -660,326 +693,11 @@ class Store:
             return int(await session.scalar(query) or 0)
 
 
-# --------------------------------------------------------------------------- the event log
-
-
-# (game id, its events, the caller's future, the writer's fence: see ``append``)
-_Append = tuple[int, tuple[EventRec, ...], asyncio.Future[None], int | None]
-
-#: How long a clock note waits for a batch of appends to carry it (and for other games' notes
-#: to share its transaction) before it is written on its own.
-CLOCK_NOTE_DELAY_S = 0.05
-
-#: Raise ``games.clock_at`` to ``b_at``, never lower it. The condition in WHERE (not a CASE in
-#: SET) leaves rows that would not change unwritten: no dead row versions on PostgreSQL.
-_RAISE_CLOCK = (
-    update(Game)
-    .where(
-        Game.id == bindparam("b_id"),
-        or_(Game.clock_at.is_(None), Game.clock_at < bindparam("b_at", type_=BigInteger)),
-    )
-    .values(clock_at=bindparam("b_at", type_=BigInteger))
-)
-
-
-class EventLog:
-    """The durable, append-only game event log, with group commit.
-
-    ``await log.append(game_id, events)`` returns once those rows are committed (the room
-    awaits it before anyone sees the effect). One background writer drains everything
-    queued, from every game, and writes it in one transaction with a single executemany
-    insert, then resolves all the waiting callers: under load, many inputs share one commit.
-
-    Errors: when a batch hits an integrity error (e.g. a retried ``(game_id, seat, client_id)``)
-    the appends of that batch are retried one transaction each, so only the offending append
-    (and any later append of the same game in that batch, so a game's log never gets a gap)
-    fails, with the ``IntegrityError``; any other database error fails the whole batch. The
-    writer keeps running either way. ``seq`` numbers come from the caller, not the database.
-
-    Room-clock checkpoints: :meth:`note_clock` records how far a game's room clock got, and
-    the same writer stores it in ``games.clock_at`` (see there). Appends leave it alone: a
-    reader takes the later of ``clock_at`` and the last logged ``at``, so the busy path pays
-    nothing for checkpoints.
-
-    Counters: ``batches`` (committed transactions with events), ``rows``, ``appends``
-    (committed), ``failed_appends``; ``clock_writes`` (committed transactions that carried
-    clock notes), ``dropped_clock_notes`` (per game, lost to a failed write).
-    """
-
-    def __init__(
-        self, store: Store, *, max_batch_rows: int = 5000, clock_note_delay: float = CLOCK_NOTE_DELAY_S
-    ) -> None:
-        self.store = store
-        self.max_batch_rows = max_batch_rows
-        self.clock_note_delay = clock_note_delay
-        self._pending: deque[_Append] = deque()
-        # Clock notes not yet taken by the writer (highest ``at`` per game), and the monotonic
-        # time by which they must be written (None when there are none).
-        self._clocks: dict[int, int] = {}
-        self._clocks_due: float | None = None
-        self._in_flight: list[_Append] = []
-        self._wakeup = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-        self._stopping = False
-        self.batches = 0
-        self.rows = 0
-        self.appends = 0
-        self.failed_appends = 0
-        self.clock_writes = 0
-        self.dropped_clock_notes = 0
-
-    @property
-    def running(self) -> bool:
-        """True while appends are accepted (started, not stopping, writer alive)."""
-        return self._task is not None and not self._task.done() and not self._stopping
-
-    async def start(self) -> None:
-        """Start the background writer (idempotent)."""
-        if self._task is not None and not self._task.done():
-            if self._stopping:
-                raise RuntimeError("EventLog is stopping")
-            return
-        if self._task is not None:  # a writer that died: whatever it left is failed, not resumed
-            self._fail_leftovers(RuntimeError("EventLog writer stopped before these events were committed"))
-        self._stopping = False
-        self._task = asyncio.get_running_loop().create_task(self._run(), name="bordet-event-log")
-        self._task.add_done_callback(self._writer_done)
-
-    async def stop(self) -> None:
-        """Write everything already queued (appends and clock notes), then stop the writer."""
-        task = self._task
-        if task is None:
-            return
-        self._stopping = True
-        self._wakeup.set()
-        try:
-            if not task.done():
-                await task
-        finally:
-            self._task = None
-
-    async def append(self, game_id: int, events: Sequence[EventRec], fence: int | None = None) -> None:
-        """Queue ``events`` of one game and return once they are committed (or raise the DB error).
-
-        ``fence``: the writer's ownership number when several processes share the rooms
-        (:mod:`app.cluster`); the database refuses the rows if the room has a newer owner."""
-        if not self.running:
-            raise RuntimeError("EventLog is not running (call start() first)")
-        batch = tuple(events)
-        if not batch:
-            return
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((game_id, batch, future, fence))
-        self._wakeup.set()
-        await future
-
-    def note_clock(self, game_id: int, at: int) -> None:
-        """Checkpoint: game ``game_id``'s room clock has reached ``at`` ms. Returns at once.
-
-        Coalesced per game (only the highest ``at`` noted is kept until written). The writer
-        stores it with the next batch of appends, or on its own within ``clock_note_delay``
-        seconds; :meth:`stop` writes whatever is still pending. ``games.clock_at`` is only ever
-        raised (an older note never lowers it). Nothing waits for the write: a failed one is
-        logged and dropped, and the game's next note replaces it. Notes made while the log is
-        not running are kept for the next :meth:`start`.
-        """
-        noted = self._clocks.get(game_id)
-        if noted is not None and noted >= at:
-            return
-        self._clocks[game_id] = at
-        if self._clocks_due is None:
-            # The first note since the last write: the writer may be parked with no timeout.
-            self._clocks_due = time.monotonic() + self.clock_note_delay
-            self._wakeup.set()
-
-    # writer ------------------------------------------------------------------
-
-    async def _run(self) -> None:
-        while True:
-            await self._idle()
-            while self._pending or self._clocks_ready():
-                self._in_flight = self._take() if self._pending else []
-                await self._write(self._in_flight, self._take_clocks())
-                self._in_flight = []
-            if self._stopping:
-                return
-
-    async def _idle(self) -> None:
-        """Wait for an append or stop() to wake the writer, or for pending clock notes to fall due."""
-        due = self._clocks_due
-        if due is None:
-            await self._wakeup.wait()  # nothing to write: parked, no polling
-        elif (delay := due - time.monotonic()) > 0:
-            try:
-                async with asyncio.timeout(delay):
-                    await self._wakeup.wait()
-            except TimeoutError:
-                pass
-        self._wakeup.clear()
-
-    def _clocks_ready(self) -> bool:
-        due = self._clocks_due
-        return due is not None and (self._stopping or time.monotonic() >= due)
-
-    def _take_clocks(self) -> dict[int, int]:
-        clocks = self._clocks
-        self._clocks = {}
-        self._clocks_due = None
-        return clocks
-
-    def _writer_done(self, task: asyncio.Task[None]) -> None:
-        # Cancelled (even before it ever ran) or crashed: never leave a caller waiting forever.
-        if task is not self._task:
-            return  # a newer writer took over; start() already cleaned up after this one
-        if not task.cancelled() and task.exception() is not None:
-            error: BaseException = RuntimeError("EventLog writer crashed")
-            error.__cause__ = task.exception()
-        else:
-            error = RuntimeError("EventLog writer stopped before these events were committed")
-        self._fail_leftovers(error)
-
-    def _fail_leftovers(self, error: BaseException) -> None:
-        for _, _, future, _ in [*self._in_flight, *self._pending]:
-            _fail(future, error)
-        self._in_flight = []
-        self._pending.clear()
-
-    def _take(self) -> list[_Append]:
-        taken = [self._pending.popleft()]
-        rows = len(taken[0][1])
-        while self._pending and rows + len(self._pending[0][1]) <= self.max_batch_rows:
-            item = self._pending.popleft()
-            rows += len(item[1])
-            taken.append(item)
-        return taken
-
-    async def _insert(self, appends: Sequence[_Append], clocks: dict[int, int] | None = None) -> None:
-        """One transaction: the appends' rows, then the noted games' ``clock_at`` raised."""
-        raise_to = clocks or {}
-        rows = [
-            {
-                "game_id": game_id,
-                "seq": e.seq,
-                "kind": e.kind,
-                "seat": e.seat,
-                "action": e.action,
-                "at": e.at,
-                "rtt": e.rtt,
-                "client_id": e.client_id,
-                "timing": e.timing,
-                "rulings": e.rulings,
-                "actor": e.actor,
-                "fence": fence,
-            }
-            for game_id, events, _, fence in appends
-            for e in events
-        ]
-        started = time.perf_counter()
-        async with self.store.engine.begin() as conn:
-            if rows:
-                await conn.execute(insert(GameEvent), rows)
-            # In id order, so two transactions touching the same games lock them in one order.
-            params = [{"b_id": game_id, "b_at": at} for game_id, at in sorted(raise_to.items())]
-            if params:
-                await conn.execute(_RAISE_CLOCK, params)
-        self.store.observe_commit("events", time.perf_counter() - started)
-        if appends:
-            self.batches += 1
-            self.rows += len(rows)
-            self.appends += len(appends)
-        if clocks:
-            self.clock_writes += 1
-
-    async def _write(self, appends: list[_Append], clocks: dict[int, int]) -> None:
-        if not clocks:
-            await self._write_appends(appends)
-            return
-        try:
-            await self._insert(appends, clocks)
-        except Exception as exc:
-            if appends:
-                # A clock note never fails an append: the appends go again without the notes
-                # (sorting out which of them failed), then the notes get one try on their own.
-                await self._write_appends(appends)
-                await self._write_clocks(clocks)
-            else:
-                self._drop_clocks(clocks, exc)
-        else:
-            self._resolve(appends)
-
-    async def _write_clocks(self, clocks: dict[int, int]) -> None:
-        try:
-            await self._insert([], clocks)
-        except Exception as exc:
-            self._drop_clocks(clocks, exc)
-
-    def _drop_clocks(self, clocks: dict[int, int], error: BaseException) -> None:
-        # Dropped, not re-queued: each room notes its clock again soon, and that note replaces this one.
-        self.dropped_clock_notes += len(clocks)
-        log.warning("room-clock checkpoint of %d game(s) not written: %r", len(clocks), error)
-
-    async def _write_appends(self, appends: list[_Append]) -> None:
-        try:
-            await self._insert(appends)
-        except DBAPIError as exc:
-            if len(appends) > 1 and (isinstance(exc, IntegrityError) or is_stale_owner(exc)):
-                await self._write_one_by_one(appends)
-            else:
-                self._fail_all(appends, exc)
-        except Exception as exc:
-            self._fail_all(appends, exc)
-        else:
-            self._resolve(appends)
-
-    @staticmethod
-    def _resolve(appends: Sequence[_Append]) -> None:
-        for _, _, future, _ in appends:
-            if not future.done():
-                future.set_result(None)
-
-    async def _write_one_by_one(self, appends: list[_Append]) -> None:
-        failed: dict[int, BaseException] = {}
-        for item in appends:
-            game_id, _, future, _ = item
-            if game_id in failed:
-                self._fail_all([item], failed[game_id])
-                continue
-            try:
-                await self._insert([item])
-            except Exception as exc:
-                failed[game_id] = exc
-                self._fail_all([item], exc)
-            else:
-                if not future.done():
-                    future.set_result(None)
-
-    def _fail_all(self, appends: Sequence[_Append], error: BaseException) -> None:
-        self.failed_appends += len(appends)
-        for _, _, future, _ in appends:
-            _fail(future, error)
-
-
-STALE_OWNER = "BF001"
-"""SQLSTATE of rows written under a fence their room no longer has (migration 0008_redis)."""
-
-
-def is_stale_owner(exc: BaseException) -> bool:
-    """The database refused rows of a process that lost their room to another (not the batch as
-    such: the other appends of the batch go again one by one)."""
-    return isinstance(exc, DBAPIError) and getattr(exc.orig, "sqlstate", None) == STALE_OWNER
-
-
-def _fail(future: asyncio.Future[None], error: BaseException) -> None:
-    if not future.done():
-        future.set_exception(error)
-
-
 __all__ = [
-    "CLOCK_NOTE_DELAY_S",
     "DEFAULT_DATABASE_URL",
     "MIGRATIONS_DIR",
+    "SQLITE_PRAGMAS",
     "CodeTaken",
-    "EventLog",
     "EventRec",
     "GameRec",
     "MemberRec",
@@ -995,10 +713,12 @@ __all__ = [
     "downgrade",
     "downgrade_sync",
     "ensure_sqlite_dir",
-    "is_stale_owner",
+    "json_text",
     "migrate",
     "migrate_sync",
     "normalize_url",
+    "pg_connect_kwargs",
+    "sqlite_file",
 ]
 
 

@@ -19,8 +19,9 @@ from functools import partial
 from typing import Any, Protocol
 
 from app.db import room_lifecycle
+from app.db.event_log import EventLog
 from app.db.models import utcnow
-from app.db.store import CodeTaken, EventLog, Store
+from app.db.store import CodeTaken, Store
 from app.engines import get_engine
 from app.observability.metrics import IGNORED, RoomMetrics
 from app.rooms.bots import BotPace
@@ -268,7 +269,7 @@ class RoomManager:
         self._idle_since.pop(room.code, None)
         await room.stop()
         if room.game is not None and room.status == "playing":
-            self.event_log.note_clock(room.game.rec.id, room.now())
+            self.event_log.note_clock(room.game.rec.id, room.now(), room.fence)
         if self.owner is not None:
             await self.owner.give_up(room.code)
         try:
@@ -315,7 +316,7 @@ class RoomManager:
         """Note every running game's room clock in the log, so a restart resumes it where it stood."""
         for room in self.rooms.values():
             if room.game is not None and room.status == "playing":
-                self.event_log.note_clock(room.game.rec.id, room.now())
+                self.event_log.note_clock(room.game.rec.id, room.now(), room.fence)
 
     async def stop(self) -> None:
         for task in self._tasks:

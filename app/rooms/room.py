@@ -22,7 +22,8 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from app.db.store import EventLog, Store
+from app.db.event_log import EventLog
+from app.db.store import Store
 from app.engines.base import JSON, Engine, IllegalAction, Move, Timing
 from app.engines.step import Input, Tick
 from app.engines.stopped import game_engine

@@ -8,7 +8,8 @@ import httpx
 import pytest
 
 from app.config import Settings
-from app.db.store import EventLog, Store
+from app.db.event_log import EventLog
+from app.db.store import Store
 from app.limits import Limits
 from app.main import create_app
 from app.observability.metrics import Metrics

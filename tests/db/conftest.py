@@ -4,6 +4,8 @@
   schema, selected through the URL's ``?options=-csearch_path=...``, dropped afterwards).
 * ``migrated_url``: the same database after ``await migrate(url)``.
 * ``store``: a :class:`Store` on it; ``event_log``: a started :class:`EventLog` on ``store``.
+* ``pg_store``: a :class:`Store` on a fresh, migrated PostgreSQL schema (for what only PostgreSQL
+  has: the fence trigger, a connection of the log's own to cut).
 
 PostgreSQL: ``$BORDET_TEST_POSTGRES_URL`` or ``postgresql+asyncpg://postgres@127.0.0.1:5432/test``
 (then the same as user ``root``). When unreachable, the PostgreSQL cases are skipped.
@@ -91,3 +93,21 @@ async def event_log(store: Store) -> AsyncIterator[EventLog]:
         yield log
     finally:
         await log.stop()
+
+
+@pytest.fixture
+async def pg_store() -> AsyncIterator[Store]:
+    base, admin = await _pg_admin()
+    schema = f"bordet_pg_{uuid.uuid4().hex[:12]}"
+    async with admin.begin() as conn:
+        await conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    url = f"{base}?options=-csearch_path%3D{schema}"
+    await migrate(url)
+    store = Store(url)
+    try:
+        yield store
+    finally:
+        await store.close()
+        async with admin.begin() as conn:
+            await conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        await admin.dispose()

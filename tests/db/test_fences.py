@@ -3,36 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-import uuid
 from collections.abc import AsyncIterator
 
+import asyncpg  # type: ignore[import-untyped]
 import pytest
-from sqlalchemy import text
 
-from app.db import EventLog, EventRec, Store, migrate
+from app.db import EventLog, EventRec, Store
 from app.db.fences import is_stale_owner, raise_fence, room_fence
-from tests.db.conftest import _pg_admin
+from app.db.store import pg_connect_kwargs
 
 pytestmark = pytest.mark.postgres
-
-
-@pytest.fixture
-async def pg_store() -> AsyncIterator[Store]:
-    """The fence trigger is PostgreSQL's (several processes need PostgreSQL): a fresh schema."""
-    base, admin = await _pg_admin()
-    schema = f"bordet_fence_{uuid.uuid4().hex[:12]}"
-    async with admin.begin() as conn:
-        await conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    url = f"{base}?options=-csearch_path%3D{schema}"
-    await migrate(url)
-    store = Store(url)
-    try:
-        yield store
-    finally:
-        await store.close()
-        async with admin.begin() as conn:
-            await conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
-        await admin.dispose()
 
 
 @pytest.fixture
@@ -108,3 +88,51 @@ async def test_one_process_without_fences_appends_unchecked(
     await log.append(game, [_move(1)])
     assert await room_fence(pg_store, "FENCE5") == 0
     assert len(await pg_store.load_events(game)) == 1
+
+
+async def test_a_stale_owners_clock_note_does_not_raise_the_checkpoint(
+    pg_store: Store, two_logs: tuple[EventLog, EventLog]
+) -> None:
+    old, new = two_logs
+    game = await _game(pg_store, "FENCE6")
+    await raise_fence(pg_store, "FENCE6", 1)
+    assert await _note_and_read(pg_store, old, game, 1000, fence=1) == 1000
+    await raise_fence(pg_store, "FENCE6", 2)  # the takeover
+    # The old owner's room clock ran on: its note is not written, and that is no error.
+    assert await _note_and_read(pg_store, old, game, 9000, fence=1) == 1000
+    assert old.dropped_clock_notes == 0
+    assert await _note_and_read(pg_store, new, game, 2000, fence=2) == 2000
+
+
+async def test_one_process_notes_its_clock_unchecked(
+    pg_store: Store, two_logs: tuple[EventLog, EventLog]
+) -> None:
+    log, _ = two_logs
+    game = await _game(pg_store, "FENCE7")
+    await raise_fence(pg_store, "FENCE7", 3)
+    assert await _note_and_read(pg_store, log, game, 500, fence=None) == 500
+
+
+async def _note_and_read(store: Store, log: EventLog, game: int, at: int, fence: int | None) -> int | None:
+    """Note the game's clock, have the log write it (stop() does), and read ``clock_at`` back."""
+    await log.start()
+    log.note_clock(game, at, fence)
+    await log.stop()
+    rec = await store.get_game(game)
+    assert rec is not None
+    return rec.clock_at
+
+
+async def test_the_drivers_own_stale_owner_error_is_recognised(pg_store: Store) -> None:
+    game = await _game(pg_store, "FENCE8")
+    await raise_fence(pg_store, "FENCE8", 2)
+    conn = await asyncpg.connect(**pg_connect_kwargs(pg_store.url))
+    try:
+        with pytest.raises(asyncpg.PostgresError) as refused:
+            await conn.execute(
+                "INSERT INTO game_events (game_id, seq, kind, at, fence) VALUES ($1, 1, 'tick', 0, 1)", game
+            )
+    finally:
+        await conn.close()
+    assert is_stale_owner(refused.value)
+    assert not is_stale_owner(RuntimeError("BF001"))

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from app.db.store import EventLog, Store, migrate
+from app.db.event_log import EventLog
+from app.db.store import Store, migrate
 from app.rooms.clock import ManualClock
 from app.rooms.manager import RoomManager
 from app.rooms.room import Room

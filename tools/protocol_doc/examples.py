@@ -8,7 +8,8 @@ from typing import Any, cast
 
 from pydantic import BaseModel
 
-from app.db.store import EventLog, GameRec, Store
+from app.db.event_log import EventLog
+from app.db.store import GameRec, Store
 from app.engines import get_engine
 from app.engines.base import IllegalAction, Move, seed_hash
 from app.realtime.messages import (
