@@ -89,6 +89,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 prefix=settings.redis_prefix,
                 lease_ms=int(settings.lease_s * 1000),
                 write_timeout_s=settings.write_timeout_s,
+                metrics=metrics.cluster,
             )
             await node.start(app, manager, store)
             manager.owner = app.state.services.node = node

@@ -27,6 +27,7 @@ from app.cluster.relay import Outbox, Relay
 from app.cluster.wire import RELAYED, unpack
 from app.db.fences import raise_fence, room_fence
 from app.db.store import Store
+from app.observability.metrics import ClusterMetrics
 from app.rooms.errors import RoomError
 from app.rooms.manager import RoomManager
 from app.tasks import cancel_and_wait
@@ -55,8 +56,11 @@ def _room_in_body(body: bytes) -> str | None:
 
 
 class Node:
-    def __init__(self, url: str, *, prefix: str, lease_ms: int, write_timeout_s: float) -> None:
+    def __init__(
+        self, url: str, *, prefix: str, lease_ms: int, write_timeout_s: float, metrics: ClusterMetrics
+    ) -> None:
         self.process = secrets.token_hex(6)
+        self.metrics = metrics
         self.prefix = prefix
         self.lease_ms = lease_ms
         self.redis = Redis.from_url(url)
@@ -64,11 +68,11 @@ class Node:
         self.renewal = Renewal(url, prefix, lease_ms)
         self._halted = threading.Event()
         self._renewer: threading.Thread | None = None
-        self._losing: set[asyncio.Task[None]] = set()
-        self.outbox = Outbox(self.redis)
+        self.outbox = Outbox(self.redis, metrics.relay)
         self.relay = Relay(self.outbox, self.process, self.channel, write_timeout_s)
         self.held: dict[str, Lease] = {}
         """The leases of the rooms loaded here."""
+        metrics.count(lambda: len(self.held), self.relay.edge_sockets, self.relay.owner_sockets)
         self.manager: RoomManager | None = None
         self.store: Store | None = None
         self._tasks: list[asyncio.Task[None]] = []
@@ -204,8 +208,10 @@ class Node:
             message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
             if message is None or message.get("type") != "message":
                 continue
+            data = message["data"]
+            self.metrics.relay.received(len(data))
             try:
-                self.relay.deliver(unpack(message["data"]))
+                self.relay.deliver(unpack(data))
             except Exception:
                 log.warning("cluster: unreadable relay message dropped", exc_info=True)
 
@@ -222,10 +228,12 @@ class Node:
                 last_ok = time.monotonic()
             except Exception:
                 log.warning("cluster: Redis unreachable", exc_info=True)
+                self.metrics.renewals_failed.labels("unreachable").inc()
                 if time.monotonic() - last_ok < self.lease_ms / 1000:
                     continue
                 lost = list(held)  # our leases ran out: others may hold our rooms now
             if lost:
+                self.metrics.renewals_failed.labels("lost").inc(len(lost))
                 loop.call_soon_threadsafe(self._lose, lost, held)
 
     def _lose(self, codes: list[str], renewed: dict[str, Lease]) -> None:
@@ -235,9 +243,7 @@ class Node:
             log.warning("room=%s lease lost; the room leaves this process", code)
             del self.held[code]
             if self.manager is not None:
-                task = asyncio.create_task(self.manager.lose(code))
-                self._losing.add(task)
-                task.add_done_callback(self._losing.discard)
+                self.manager.let_go(code)
 
     async def _stream_loop(self) -> None:
         while True:
@@ -290,4 +296,5 @@ class Node:
         except RoomError:  # another process was faster
             return False
         log.info("room=%s taken over from a process that is gone", code)
+        self.metrics.taken_over.inc()
         return True

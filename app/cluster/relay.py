@@ -28,6 +28,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.cluster.leases import Lease
 from app.cluster.wire import pack, scope_in, scope_out
+from app.observability.metrics import RelayTotals
 
 log = logging.getLogger(__name__)
 
@@ -47,8 +48,9 @@ growing this process's memory)."""
 class Outbox:
     """Every message this process publishes, in order, pipelined in batches by one task."""
 
-    def __init__(self, redis: Redis) -> None:
+    def __init__(self, redis: Redis, totals: RelayTotals) -> None:
         self.redis = redis
+        self.totals = totals
         self._queue: deque[tuple[str, bytes]] = deque()
         self._wake = asyncio.Event()
         self._room = asyncio.Event()
@@ -67,7 +69,9 @@ class Outbox:
 
     def put(self, channel: str, message: dict[str, Any]) -> None:
         """Queue a stream's control message (open, hello, end, cut: a few per stream) at once."""
-        self._queue.append((channel, pack(message)))
+        data = pack(message)
+        self.totals.published(len(data))
+        self._queue.append((channel, data))
         self._wake.set()
 
     async def put_when_room(self, channel: str, message: dict[str, Any]) -> None:
@@ -100,6 +104,7 @@ class _Served:
 
     reply: str
     edge: str
+    kind: str
     events: deque[Message] = field(default_factory=deque)
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     ended: bool = False
@@ -133,6 +138,14 @@ class Relay:
         self.edges: dict[str, _Edge] = {}
         self._ids = itertools.count(1)
         self._tasks: set[asyncio.Task[None]] = set()
+
+    def edge_sockets(self) -> int:
+        """Relayed WebSockets whose client is connected here."""
+        return sum(1 for edge in self.edges.values() if edge.kind == "websocket")
+
+    def owner_sockets(self) -> int:
+        """Relayed WebSockets whose room is served here."""
+        return sum(1 for served in self.served.values() if served.kind == "websocket")
 
     # --- messages from the channel ------------------------------------------------
 
@@ -170,10 +183,10 @@ class Relay:
         reply, edge = message.get("r"), message.get("p")
         if not isinstance(reply, str) or not isinstance(edge, str) or self.app is None:
             return
-        served = _Served(reply, edge)
+        scope = scope_in(message["scope"])
+        served = _Served(reply, edge, scope["type"])
         self.served[sid] = served
         self.outbox.put(reply, {"k": "hi", "s": sid})
-        scope = scope_in(message["scope"])
         disconnect = "websocket.disconnect" if scope["type"] == "websocket" else "http.disconnect"
 
         async def receive() -> Message:

@@ -1,4 +1,5 @@
-"""Ownership fences: the database refuses event-log appends from a process that lost its room."""
+"""Ownership fences: the database refuses event-log appends and lobby writes from a process that
+lost its room."""
 
 from __future__ import annotations
 
@@ -11,6 +12,9 @@ from sqlalchemy import text
 
 from app.db import EventLog, EventRec, Store, migrate
 from app.db.fences import is_stale_owner, raise_fence, room_fence
+from app.db.lobby_writes import PutMember, PutRoom
+from app.db.room_lifecycle import put_away
+from app.db.store import StaleOwner
 from tests.db.conftest import _pg_admin
 
 pytestmark = pytest.mark.postgres
@@ -108,3 +112,44 @@ async def test_one_process_without_fences_appends_unchecked(
     await log.append(game, [_move(1)])
     assert await room_fence(pg_store, "FENCE5") == 0
     assert len(await pg_store.load_events(game)) == 1
+
+
+async def _members(store: Store, code: str) -> list[tuple[str, str, int | None]]:
+    return [(m.player_id, m.role, m.seat) for m in await store.list_members(code)]
+
+
+async def test_lobby_writes_under_an_old_fence_are_refused_and_change_nothing(pg_store: Store) -> None:
+    game = await _game(pg_store, "FENCE6")
+    guest = await pg_store.create_player("Guest")
+    await raise_fence(pg_store, "FENCE6", 1)
+    await pg_store.write_lobby("FENCE6", [PutMember(guest.id, "spectator", None, {})], fence=1)
+    assert await raise_fence(pg_store, "FENCE6", 2) == 1  # the takeover
+    room, members = await pg_store.get_room("FENCE6"), await _members(pg_store, "FENCE6")
+    seats = [{"player_id": guest.id, "name": "Guest", "prefs": {}}]
+
+    refused = [
+        pg_store.write_lobby("FENCE6", [PutMember(guest.id, "seat", 1, {}), PutRoom(status="playing")], 1),
+        pg_store.start_game("FENCE6", [PutRoom(status="playing")], "slap", {}, seats, "s", "h", 0, fence=1),
+        pg_store.finish_game(game, {"winner": 0}, fence=1),
+        pg_store.update_room("FENCE6", public=False, fence=1),
+        put_away(pg_store, "FENCE6", guest.id, fence=1),
+    ]
+    for write in refused:
+        with pytest.raises(StaleOwner) as error:
+            await write
+        assert is_stale_owner(error.value)
+
+    assert await pg_store.get_room("FENCE6") == room
+    assert await _members(pg_store, "FENCE6") == members
+    latest = await pg_store.latest_game("FENCE6")
+    assert latest is not None and (latest.id, latest.status) == (game, "running")
+
+
+async def test_lobby_writes_under_the_room_fence_go_through(pg_store: Store) -> None:
+    game = await _game(pg_store, "FENCE7")
+    guest = await pg_store.create_player("Guest")
+    await raise_fence(pg_store, "FENCE7", 4)
+    await pg_store.write_lobby("FENCE7", [PutMember(guest.id, "seat", 1, {})], fence=4)
+    finished = await pg_store.finish_game(game, {"winner": 0}, fence=4)
+    assert finished.status == "finished"
+    assert (guest.id, "seat", 1) in await _members(pg_store, "FENCE7")
