@@ -88,6 +88,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 settings.redis_url,
                 prefix=settings.redis_prefix,
                 lease_ms=int(settings.lease_s * 1000),
+                fence_ttl_ms=int(settings.fence_ttl_h * 3600 * 1000),
                 write_timeout_s=settings.write_timeout_s,
                 metrics=metrics.cluster,
             )

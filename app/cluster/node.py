@@ -57,15 +57,22 @@ def _room_in_body(body: bytes) -> str | None:
 
 class Node:
     def __init__(
-        self, url: str, *, prefix: str, lease_ms: int, write_timeout_s: float, metrics: ClusterMetrics
+        self,
+        url: str,
+        *,
+        prefix: str,
+        lease_ms: int,
+        fence_ttl_ms: int,
+        write_timeout_s: float,
+        metrics: ClusterMetrics,
     ) -> None:
         self.process = secrets.token_hex(6)
         self.metrics = metrics
         self.prefix = prefix
         self.lease_ms = lease_ms
         self.redis = Redis.from_url(url)
-        self.leases = Leases(self.redis, prefix, self.process, lease_ms)
-        self.renewal = Renewal(url, prefix, lease_ms)
+        self.leases = Leases(self.redis, prefix, self.process, lease_ms, fence_ttl_ms)
+        self.renewal = Renewal(url, prefix, lease_ms, fence_ttl_ms)
         self._halted = threading.Event()
         self._renewer: threading.Thread | None = None
         self.outbox = Outbox(self.redis, metrics.relay)
@@ -133,16 +140,18 @@ class Node:
         """Hold room ``code`` here (its lease, then its fence in the database); its fence.
         RoomError TRY_AGAIN (503) if another process holds it."""
         assert self.store is not None
-        lease = await self.leases.claim(code)
-        if lease.owner != self.process:
-            raise RoomError("TRY_AGAIN", "Another server holds this room just now; try again.", 503)
-        if self.held.get(code) != lease and await raise_fence(self.store, code, lease.fence) is None:
-            # The database holds this number or a later one (Redis lost its counter): start past it.
+        for _ in range(2):
+            lease = await self.leases.claim(code)
+            if lease.owner != self.process:
+                raise RoomError("TRY_AGAIN", "Another server holds this room just now; try again.", 503)
+            if self.held.get(code) == lease or await raise_fence(self.store, code, lease.fence) is not None:
+                self.held[code] = lease
+                return lease.fence
+            # The database holds this number or a later one (the counter expired, or Redis lost
+            # it): the counter starts past it, and the next claim gets a number of its own.
             await self.leases.raise_fence(code, (await room_fence(self.store, code) or 0) + 1)
             await self.leases.release(code, lease)
-            raise RoomError("TRY_AGAIN", "This room is changing servers; try again.", 503)
-        self.held[code] = lease
-        return lease.fence
+        raise RoomError("TRY_AGAIN", "This room is changing servers; try again.", 503)
 
     async def give_up(self, code: str) -> None:
         lease = self.held.pop(code, None)
@@ -160,13 +169,17 @@ class Node:
             return
         code = code.upper()
         deadline = time.monotonic() + self.lease_ms / 1000 + 2.0
+        silent_owner = False
         while True:
             lease = await self._owner(code)
             if lease is None:
+                if silent_owner:  # its lease ran out: the room is this process's now
+                    self.metrics.taken_over.inc()
                 await local(scope, receive, send)
                 return
             if await self.relay.forward(scope, receive, send, lease, code):
                 return
+            silent_owner = True
             # Its owner did not answer: dead or paused. Its lease runs out; then one of us takes it.
             if time.monotonic() > deadline:
                 await local(scope, receive, send)  # answers 503 TRY_AGAIN: the room is held elsewhere

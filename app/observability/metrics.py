@@ -84,7 +84,8 @@ class ClusterMetrics:
         )
         self.taken_over = Counter(
             "bordet_cluster_rooms_taken_over",
-            "Running games this process took over from a process that was gone.",
+            "Rooms this process took over from an owner that stopped answering (dead or paused):"
+            " running games found orphaned, and rooms a client reached while their owner was silent.",
             registry=r,
         )
         self.relayed_open = Gauge(
