@@ -179,7 +179,7 @@ async def test_a_lost_fence_counter_still_gives_the_next_owner_a_larger_fence(
         assert owner is not None
         fence = (await _room_rows(pg_url, code))[0][-1]
         assert fence > held
-        assert int(await redis.get(f"{redis_prefix}:fence:{code}")) == fence
+        assert await redis.get(f"{redis_prefix}:fence:{code}") == str(fence).encode()
         assert any(m[0] == guest["id"] and m[1] == "seat" for m in (await _room_rows(pg_url, code))[1])
     finally:
         await api.aclose()
