@@ -196,6 +196,13 @@ class BordetApp(FastAPI):
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         node = self.node
         if node is not None and scope["type"] in ("http", "websocket") and not scope.get(RELAYED):
+            if scope["type"] == "websocket" and ROOM_SOCKET.fullmatch(scope["path"]):
+                # Counted here, where the client connected, whichever process serves its room.
+                ws = WebSocket(scope, receive, send)
+                await endpoint.counted(
+                    ws, self.state.services, lambda: node.route(scope, receive, send, self._here)
+                )
+                return
             await node.route(scope, receive, send, self._here)
             return
         await self._here(scope, receive, send)
