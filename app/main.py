@@ -199,6 +199,8 @@ class BordetApp(FastAPI):
             if scope["type"] == "websocket" and ROOM_SOCKET.fullmatch(scope["path"]):
                 # Counted here, where the client connected, whichever process serves its room.
                 ws = WebSocket(scope, receive, send)
+                transport.note(scope, send)  # a relayed socket's client is this process's to bound
+                transport.cap_send_buffer(ws)
                 await endpoint.counted(
                     ws, self.state.services, lambda: node.route(scope, receive, send, self._here)
                 )
