@@ -170,10 +170,11 @@ class Room:
         try:
             return await fn(self.fence)
         except Exception as exc:
-            if is_stale_owner(exc) and self._lost is not None:
+            if is_stale_owner(exc):
                 log.warning("room=%s a write was refused: another process holds the room", self.code)
                 self.metrics.stale_owner()
-                self._lost(self.code)
+                if self._lost is not None and not self.put_away:  # (a room put away is leaving already)
+                    self._lost(self.code)
             raise
 
     def _post(self, item: Item) -> None:
