@@ -88,6 +88,9 @@ class Settings:
     gc_thresholds: tuple[int, int, int] = DEFAULT_THRESHOLDS
     """BORDET_GC_THRESHOLDS=20000,20,10: the cyclic collector's young, middle and full thresholds
     (app/heap.py says why they are not CPython's 700,10,10)."""
+    fence_ttl_h: float = 7 * 24
+    """BORDET_FENCE_TTL_H: a room's fence counter in Redis goes this long after its last lease (the
+    database's fence keeps later owners above it all the same)."""
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -118,4 +121,5 @@ class Settings:
             redis_prefix=os.environ.get("BORDET_REDIS_PREFIX", "bordet"),
             lease_s=float(os.environ.get("BORDET_LEASE_S", "3")),
             gc_thresholds=_ints(os.environ.get("BORDET_GC_THRESHOLDS", "20000,20,10")),
+            fence_ttl_h=float(os.environ.get("BORDET_FENCE_TTL_H", str(7 * 24))),
         )

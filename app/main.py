@@ -89,7 +89,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 settings.redis_url,
                 prefix=settings.redis_prefix,
                 lease_ms=int(settings.lease_s * 1000),
+                fence_ttl_ms=int(settings.fence_ttl_h * 3600 * 1000),
                 write_timeout_s=settings.write_timeout_s,
+                metrics=metrics.cluster,
             )
             await node.start(app, manager, store)
             manager.owner = app.state.services.node = node
@@ -195,6 +197,15 @@ class BordetApp(FastAPI):
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         node = self.node
         if node is not None and scope["type"] in ("http", "websocket") and not scope.get(RELAYED):
+            if scope["type"] == "websocket" and ROOM_SOCKET.fullmatch(scope["path"]):
+                # Counted here, where the client connected, whichever process serves its room.
+                ws = WebSocket(scope, receive, send)
+                transport.note(scope, send)  # a relayed socket's client is this process's to bound
+                transport.cap_send_buffer(ws)
+                await endpoint.counted(
+                    ws, self.state.services, lambda: node.route(scope, receive, send, self._here)
+                )
+                return
             await node.route(scope, receive, send, self._here)
             return
         await self._here(scope, receive, send)

@@ -2,9 +2,12 @@
 
 A lease is one key per room, ``<prefix>:lease:<CODE>`` = ``<process>:<fence>``, with a time to
 live; its owner renews it while the room is loaded and deletes it when the room is put away.
-The fence comes from a counter per room that is never reset, so a later owner always holds a
-larger number than any earlier one: the database refuses events carrying a smaller one
-(migration ``0008_redis``), whatever the earlier owner still believes.
+The fence comes from a counter per room, so a later owner always holds a larger number than any
+earlier one: the database refuses events and lobby writes carrying a smaller one (migration
+``0008_redis``, :func:`app.db.store.hold_fence`), whatever the earlier owner still believes. The
+counter lives a long time (``BORDET_FENCE_TTL_H``) past the room's last lease, not forever: one
+that expired, or a Redis that lost its data, is raised past the database's fence by the next
+owner (:meth:`app.cluster.node.Node.take`) before it writes anything.
 """
 
 from __future__ import annotations
@@ -20,10 +23,14 @@ _CLAIM = """
 local held = redis.call('GET', KEYS[1])
 if held then
   local owner, fence = string.match(held, '^(.*):(%d+)$')
-  if owner == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+  if owner == ARGV[1] then
+    redis.call('PEXPIRE', KEYS[1], ARGV[2])
+    redis.call('PEXPIRE', KEYS[2], ARGV[3])
+  end
   return {owner, tonumber(fence)}
 end
 local fence = redis.call('INCR', KEYS[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
 redis.call('SET', KEYS[1], ARGV[1] .. ':' .. fence, 'PX', ARGV[2])
 return {ARGV[1], fence}
 """
@@ -31,8 +38,12 @@ return {ARGV[1], fence}
 # claimed the room since: the fence counter still stands at the owner's number.
 _RENEW = """
 local held = redis.call('GET', KEYS[1])
-if held == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+if held == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[2], ARGV[4])
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
 if not held and redis.call('GET', KEYS[2]) == ARGV[3] then
+  redis.call('PEXPIRE', KEYS[2], ARGV[4])
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
   return 1
 end
@@ -45,7 +56,7 @@ return 0
 # The counter never falls behind a fence the database already holds (e.g. Redis lost its data).
 _RAISE_FENCE = """
 local now = tonumber(redis.call('GET', KEYS[1]) or '0')
-if now < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end
+if now < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end
 return 1
 """
 
@@ -62,11 +73,12 @@ class Lease:
 
 
 class Leases:
-    def __init__(self, redis: Redis, prefix: str, process: str, ttl_ms: int) -> None:
+    def __init__(self, redis: Redis, prefix: str, process: str, ttl_ms: int, fence_ttl_ms: int) -> None:
         self.redis = redis
         self.prefix = prefix
         self.process = process
         self.ttl_ms = ttl_ms
+        self.fence_ttl_ms = fence_ttl_ms
         self._claim = redis.register_script(_CLAIM)
         self._release = redis.register_script(_RELEASE)
         self._raise = redis.register_script(_RAISE_FENCE)
@@ -80,7 +92,8 @@ class Leases:
     async def claim(self, code: str) -> Lease:
         """The room's lease: ours (taken now, or renewed) if it was free or ours, else its owner's."""
         owner, fence = await self._claim(
-            keys=[self.key(code), self._fence_key(code)], args=[self.process, self.ttl_ms]
+            keys=[self.key(code), self._fence_key(code)],
+            args=[self.process, self.ttl_ms, self.fence_ttl_ms],
         )
         return Lease(owner.decode() if isinstance(owner, bytes) else str(owner), int(fence))
 
@@ -103,7 +116,7 @@ class Leases:
         await self._release(keys=[self.key(code)], args=[lease.value])
 
     async def raise_fence(self, code: str, at_least: int) -> None:
-        await self._raise(keys=[self._fence_key(code)], args=[at_least])
+        await self._raise(keys=[self._fence_key(code)], args=[at_least, self.fence_ttl_ms])
 
 
 class Renewal:
@@ -111,10 +124,11 @@ class Renewal:
     paused event loop (a burst of rebuilds, a long collection) must not cost the process its
     rooms, while a process that is gone stops renewing at once."""
 
-    def __init__(self, url: str, prefix: str, ttl_ms: int) -> None:
+    def __init__(self, url: str, prefix: str, ttl_ms: int, fence_ttl_ms: int) -> None:
         self.redis = redis.Redis.from_url(url, socket_timeout=ttl_ms / 1000)
         self.prefix = prefix
         self.ttl_ms = ttl_ms
+        self.fence_ttl_ms = fence_ttl_ms
         self._renew = self.redis.register_script(_RENEW)
 
     def renew(self, leases: dict[str, Lease]) -> list[str]:
@@ -125,7 +139,7 @@ class Renewal:
         for code, lease in leases.items():
             self._renew(
                 keys=[f"{self.prefix}:lease:{code}", f"{self.prefix}:fence:{code}"],
-                args=[lease.value, self.ttl_ms, lease.fence],
+                args=[lease.value, self.ttl_ms, lease.fence, self.fence_ttl_ms],
                 client=pipe,
             )
         results = pipe.execute()

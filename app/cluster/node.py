@@ -27,6 +27,7 @@ from app.cluster.relay import Outbox, Relay
 from app.cluster.wire import RELAYED, unpack
 from app.db.fences import raise_fence, room_fence
 from app.db.store import Store
+from app.observability.metrics import ClusterMetrics
 from app.rooms.errors import RoomError
 from app.rooms.manager import RoomManager
 from app.tasks import cancel_and_wait
@@ -55,20 +56,30 @@ def _room_in_body(body: bytes) -> str | None:
 
 
 class Node:
-    def __init__(self, url: str, *, prefix: str, lease_ms: int, write_timeout_s: float) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        prefix: str,
+        lease_ms: int,
+        fence_ttl_ms: int,
+        write_timeout_s: float,
+        metrics: ClusterMetrics,
+    ) -> None:
         self.process = secrets.token_hex(6)
+        self.metrics = metrics
         self.prefix = prefix
         self.lease_ms = lease_ms
         self.redis = Redis.from_url(url)
-        self.leases = Leases(self.redis, prefix, self.process, lease_ms)
-        self.renewal = Renewal(url, prefix, lease_ms)
+        self.leases = Leases(self.redis, prefix, self.process, lease_ms, fence_ttl_ms)
+        self.renewal = Renewal(url, prefix, lease_ms, fence_ttl_ms)
         self._halted = threading.Event()
         self._renewer: threading.Thread | None = None
-        self._losing: set[asyncio.Task[None]] = set()
-        self.outbox = Outbox(self.redis)
+        self.outbox = Outbox(self.redis, metrics.relay)
         self.relay = Relay(self.outbox, self.process, self.channel, write_timeout_s)
         self.held: dict[str, Lease] = {}
         """The leases of the rooms loaded here."""
+        metrics.count(lambda: len(self.held), self.relay.edge_sockets, self.relay.owner_sockets)
         self.manager: RoomManager | None = None
         self.store: Store | None = None
         self._tasks: list[asyncio.Task[None]] = []
@@ -129,16 +140,18 @@ class Node:
         """Hold room ``code`` here (its lease, then its fence in the database); its fence.
         RoomError TRY_AGAIN (503) if another process holds it."""
         assert self.store is not None
-        lease = await self.leases.claim(code)
-        if lease.owner != self.process:
-            raise RoomError("TRY_AGAIN", "Another server holds this room just now; try again.", 503)
-        if self.held.get(code) != lease and await raise_fence(self.store, code, lease.fence) is None:
-            # The database holds this number or a later one (Redis lost its counter): start past it.
+        for _ in range(2):
+            lease = await self.leases.claim(code)
+            if lease.owner != self.process:
+                raise RoomError("TRY_AGAIN", "Another server holds this room just now; try again.", 503)
+            if self.held.get(code) == lease or await raise_fence(self.store, code, lease.fence) is not None:
+                self.held[code] = lease
+                return lease.fence
+            # The database holds this number or a later one (the counter expired, or Redis lost
+            # it): the counter starts past it, and the next claim gets a number of its own.
             await self.leases.raise_fence(code, (await room_fence(self.store, code) or 0) + 1)
             await self.leases.release(code, lease)
-            raise RoomError("TRY_AGAIN", "This room is changing servers; try again.", 503)
-        self.held[code] = lease
-        return lease.fence
+        raise RoomError("TRY_AGAIN", "This room is changing servers; try again.", 503)
 
     async def give_up(self, code: str) -> None:
         lease = self.held.pop(code, None)
@@ -156,13 +169,17 @@ class Node:
             return
         code = code.upper()
         deadline = time.monotonic() + self.lease_ms / 1000 + 2.0
+        silent_owner = False
         while True:
             lease = await self._owner(code)
             if lease is None:
+                if silent_owner:  # its lease ran out: the room is this process's now
+                    self.metrics.taken_over.inc()
                 await local(scope, receive, send)
                 return
             if await self.relay.forward(scope, receive, send, lease, code):
                 return
+            silent_owner = True
             # Its owner did not answer: dead or paused. Its lease runs out; then one of us takes it.
             if time.monotonic() > deadline:
                 await local(scope, receive, send)  # answers 503 TRY_AGAIN: the room is held elsewhere
@@ -204,8 +221,10 @@ class Node:
             message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
             if message is None or message.get("type") != "message":
                 continue
+            data = message["data"]
+            self.metrics.relay.received(len(data))
             try:
-                self.relay.deliver(unpack(message["data"]))
+                self.relay.deliver(unpack(data))
             except Exception:
                 log.warning("cluster: unreadable relay message dropped", exc_info=True)
 
@@ -222,10 +241,12 @@ class Node:
                 last_ok = time.monotonic()
             except Exception:
                 log.warning("cluster: Redis unreachable", exc_info=True)
+                self.metrics.renewals_failed.labels("unreachable").inc()
                 if time.monotonic() - last_ok < self.lease_ms / 1000:
                     continue
                 lost = list(held)  # our leases ran out: others may hold our rooms now
             if lost:
+                self.metrics.renewals_failed.labels("lost").inc(len(lost))
                 loop.call_soon_threadsafe(self._lose, lost, held)
 
     def _lose(self, codes: list[str], renewed: dict[str, Lease]) -> None:
@@ -235,9 +256,7 @@ class Node:
             log.warning("room=%s lease lost; the room leaves this process", code)
             del self.held[code]
             if self.manager is not None:
-                task = asyncio.create_task(self.manager.lose(code))
-                self._losing.add(task)
-                task.add_done_callback(self._losing.discard)
+                self.manager.let_go(code)
 
     async def _stream_loop(self) -> None:
         while True:
@@ -290,4 +309,5 @@ class Node:
         except RoomError:  # another process was faster
             return False
         log.info("room=%s taken over from a process that is gone", code)
+        self.metrics.taken_over.inc()
         return True

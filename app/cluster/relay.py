@@ -7,9 +7,17 @@ to the client. So a relayed client sees the owner's frames, ``seq`` and acks byt
 extra hop, nothing translated. Pub/sub keeps the order of one publisher's messages on a channel,
 and each process publishes through one task (:class:`Outbox`).
 
+A client that reads slowly is the owner's to handle, as if it were connected there: the edge
+acknowledges the owner's events as its client takes them (``ack``, every :data:`ACK_EVERY`), and
+the owner sends at most :data:`WINDOW` events ahead of those acknowledgements. So a client that
+stops reading stops the owner's writes to it, its connection's backlog fills on the owner, and the
+room does what it does for any slow client (the backlog emptied, one reset snapshot in place of the
+lost frames, ``TOO_SLOW`` if it keeps overflowing, cut off past the write timeout).
+
 Messages (``wire.pack``), by kind ``k`` on stream ``s``: ``open`` (edge to owner, with the
 scope and the edge's channel ``r``), ``hi`` (the owner took it), ``in`` / ``out`` (an ASGI
-event each way), ``end`` (that side is done).
+event each way), ``ack`` (edge to owner: ``n`` more ``out`` events handed to the client),
+``end`` (that side is done).
 """
 
 from __future__ import annotations
@@ -28,14 +36,22 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.cluster.leases import Lease
 from app.cluster.wire import pack, scope_in, scope_out
+from app.observability.metrics import RelayTotals
+from app.realtime import transport
 
 log = logging.getLogger(__name__)
 
 OPEN_TIMEOUT_S = 1.0
 """How long an edge waits for the owner's ``hi``; past it the owner is taken for dead (or paused)."""
 MAX_WAITING = 512
-"""Events waiting on either side of one stream; past it the stream is cut (a client that stopped
-reading, or one sending far faster than its room takes)."""
+"""Events waiting on either side of one stream; past it the stream is cut (a client sending far
+faster than its room takes; an owner sending past its window)."""
+WINDOW = 64
+"""Events the owner sends ahead of the edge's acknowledgements (then its writes wait, as a local
+socket's do when its client stops reading)."""
+ACK_EVERY = 16
+"""Events the edge hands to its client between two acknowledgements (well within the window, so a
+client that keeps reading never holds the owner up)."""
 
 
 MAX_OUTBOX = 10_000
@@ -47,8 +63,9 @@ growing this process's memory)."""
 class Outbox:
     """Every message this process publishes, in order, pipelined in batches by one task."""
 
-    def __init__(self, redis: Redis) -> None:
+    def __init__(self, redis: Redis, totals: RelayTotals) -> None:
         self.redis = redis
+        self.totals = totals
         self._queue: deque[tuple[str, bytes]] = deque()
         self._wake = asyncio.Event()
         self._room = asyncio.Event()
@@ -67,7 +84,9 @@ class Outbox:
 
     def put(self, channel: str, message: dict[str, Any]) -> None:
         """Queue a stream's control message (open, hello, end, cut: a few per stream) at once."""
-        self._queue.append((channel, pack(message)))
+        data = pack(message)
+        self.totals.published(len(data))
+        self._queue.append((channel, data))
         self._wake.set()
 
     async def put_when_room(self, channel: str, message: dict[str, Any]) -> None:
@@ -100,9 +119,14 @@ class _Served:
 
     reply: str
     edge: str
+    kind: str
     events: deque[Message] = field(default_factory=deque)
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     ended: bool = False
+    unacked: int = 0
+    """Events sent to the edge that it has not yet handed to its client."""
+    credit: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set when the edge acknowledged events (or is gone): a send waiting for the window looks again."""
 
 
 @dataclass(eq=False)
@@ -117,6 +141,23 @@ class _Edge:
     """Too much waits for the client (it stopped reading): the stream ends, the rest is dropped."""
     unheld_checks: int = 0
     """Checks in a row that found the room's lease gone (its owner renews late, or died)."""
+    handed: int = 0
+    """Events handed to the client since the last acknowledgement."""
+
+
+class _StreamEnd:
+    """A relayed socket's transport, as the owner's connection sees it (:mod:`app.realtime.transport`):
+    no socket of its own, and aborting it (a client that took no frame within the write timeout)
+    ends the stream, whose edge then closes the client's socket."""
+
+    def __init__(self, relay: Relay, served: _Served) -> None:
+        self._relay, self._served = relay, served
+
+    def abort(self) -> None:
+        self._relay._client_gone(self._served)
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return default
 
 
 class Relay:
@@ -134,6 +175,14 @@ class Relay:
         self._ids = itertools.count(1)
         self._tasks: set[asyncio.Task[None]] = set()
 
+    def edge_sockets(self) -> int:
+        """Relayed WebSockets whose client is connected here."""
+        return sum(1 for edge in self.edges.values() if edge.kind == "websocket")
+
+    def owner_sockets(self) -> int:
+        """Relayed WebSockets whose room is served here."""
+        return sum(1 for served in self.served.values() if served.kind == "websocket")
+
     # --- messages from the channel ------------------------------------------------
 
     def deliver(self, message: dict[str, Any]) -> None:
@@ -144,6 +193,8 @@ class Relay:
             self._spawn(self._serve(sid, message))
         elif kind == "in":
             self._to_owner(sid, message.get("e"))
+        elif kind == "ack":
+            self._acked(sid, message.get("n"))
         elif kind == "end" and sid in self.served:
             self._client_gone(self.served[sid])
         elif (edge := self.edges.get(sid)) is not None and not edge.cut:
@@ -170,10 +221,11 @@ class Relay:
         reply, edge = message.get("r"), message.get("p")
         if not isinstance(reply, str) or not isinstance(edge, str) or self.app is None:
             return
-        served = _Served(reply, edge)
-        self.served[sid] = served
-        self.outbox.put(reply, {"k": "hi", "s": sid})
         scope = scope_in(message["scope"])
+        served = _Served(reply, edge, scope["type"])
+        self.served[sid] = served
+        scope[transport.SCOPE_KEY] = _StreamEnd(self, served)
+        self.outbox.put(reply, {"k": "hi", "s": sid})
         disconnect = "websocket.disconnect" if scope["type"] == "websocket" else "http.disconnect"
 
         async def receive() -> Message:
@@ -185,6 +237,10 @@ class Relay:
             return served.events.popleft()
 
         async def send(event: Message) -> None:
+            while served.unacked >= WINDOW and not served.ended:  # the client is not reading
+                served.credit.clear()
+                await served.credit.wait()
+            served.unacked += 1
             await self.outbox.put_when_room(reply, {"k": "out", "s": sid, "e": event})
 
         try:
@@ -205,9 +261,16 @@ class Relay:
         served.events.append(event)
         served.ready.set()
 
+    def _acked(self, sid: str, count: Any) -> None:
+        served = self.served.get(sid)
+        if served is not None and isinstance(count, int) and count > 0:
+            served.unacked = max(0, served.unacked - count)
+            served.credit.set()
+
     def _client_gone(self, served: _Served) -> None:
         served.ended = True
         served.ready.set()
+        served.credit.set()
 
     def edges_gone(self, processes: set[str]) -> None:
         """Those processes died: the streams run for them end (their clients are gone with them)."""
@@ -244,7 +307,7 @@ class Relay:
                 return False
             pump = asyncio.create_task(self._pump_in(sid, owner, receive))
             try:
-                await self._pump_out(edge, send)
+                await self._pump_out(edge, send, sid, owner)
             finally:
                 if not pump.done():
                     # The owner is done; a client still connected has nothing more to say to it.
@@ -265,7 +328,7 @@ class Relay:
             if event["type"] == "http.request" and not event.get("more_body"):
                 return  # the whole body is across; the owner answers
 
-    async def _pump_out(self, edge: _Edge, send: Send) -> None:
+    async def _pump_out(self, edge: _Edge, send: Send, sid: str, owner: str) -> None:
         started = False
         while True:
             message = await edge.messages.get()
@@ -278,6 +341,10 @@ class Relay:
                         await send(event)
                 except Exception:  # the client went away or stopped reading
                     return
+                edge.handed += 1
+                if edge.handed >= ACK_EVERY:
+                    self.outbox.put(owner, {"k": "ack", "s": sid, "n": edge.handed})
+                    edge.handed = 0
             elif kind == "end":
                 return
             else:  # "moved" (the owner lost the room) or "cut" (the client stopped reading)

@@ -20,7 +20,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from .event_rows import LogWriter, batch_rows
 from .pg_writer import PgWriter
 from .sqlite_writer import SqliteWriter
-from .store import EventRec, Store, pg_connect_kwargs, sqlite_file
+from .store import EventRec, StaleOwner, Store, pg_connect_kwargs, sqlite_file
 
 log = logging.getLogger(__name__)
 
@@ -307,7 +307,10 @@ STALE_OWNER = "BF001"
 def is_stale_owner(exc: BaseException) -> bool:
     """The database refused rows of a process that lost their room to another (not the batch as
     such: the other appends of the batch go again one by one). ``exc`` as SQLAlchemy raises it,
-    or the driver's own error (asyncpg's carries the SQLSTATE too)."""
+    or the driver's own error (asyncpg's carries the SQLSTATE too), or a lobby write's refusal
+    (:func:`app.db.store.hold_fence`)."""
+    if isinstance(exc, StaleOwner):
+        return True
     driver_error = exc.orig if isinstance(exc, DBAPIError) else exc
     return getattr(driver_error, "sqlstate", None) == STALE_OWNER
 

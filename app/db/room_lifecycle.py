@@ -9,16 +9,18 @@ from datetime import datetime
 from sqlalchemy import delete, update
 
 from app.db.models import Room, RoomMember, utcnow
-from app.db.store import Store
+from app.db.store import Store, hold_fence
 
 CHUNK = 500
 """Codes per statement (an IN list far longer than this is slow on both databases)."""
 
 
-async def put_away(store: Store, code: str, host_id: str) -> None:
+async def put_away(store: Store, code: str, host_id: str, fence: int | None = None) -> None:
     """Room ``code`` leaves memory: it was used until now, and its spectators (nobody is connected
-    any more) are not kept; the host stays a member whatever they were doing."""
+    any more) are not kept; the host stays a member whatever they were doing. ``fence``: the
+    owner's (refused if another process holds the room now)."""
     async with store.sessions.begin() as session:
+        await hold_fence(session, fence, Room.code == code)
         await session.execute(update(Room).where(Room.code == code).values(touched_at=utcnow()))
         await session.execute(
             delete(RoomMember).where(

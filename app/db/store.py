@@ -36,6 +36,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
+from sqlalchemy.sql.elements import ColumnElement
 
 from .lobby_writes import DropMember, LobbyWrite, PutMember
 from .models import Game, GameEvent, GameSeat, Player, Room, RoomMember, ServerKey, utcnow
@@ -296,6 +297,11 @@ class NotFound(StoreError, LookupError):
     """The row to update does not exist."""
 
 
+class StaleOwner(StoreError):
+    """The room's fence moved past the writer's: another process holds the room now
+    (:func:`is_stale_owner`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerRec:
     id: str
@@ -518,8 +524,10 @@ class Store:
         public: bool | None = None,
         status: str | None = None,
         host_id: str | None = None,
+        fence: int | None = None,
     ) -> RoomRec:
-        """Change only the fields given (not None); returns the updated room, :class:`NotFound` if none."""
+        """Change only the fields given (not None); returns the updated room, :class:`NotFound` if none.
+        ``fence``: the writing owner's, when several processes share the rooms (see :func:`hold_fence`)."""
         values: dict[str, Any] = {}
         if host_id is not None:
             values["host_id"] = host_id
@@ -530,6 +538,7 @@ class Store:
         if status is not None:
             values["status"] = status
         async with self.sessions.begin() as session:
+            await hold_fence(session, fence, Room.code == code)
             if values:
                 await session.execute(update(Room).where(Room.code == code).values(**values))
             row = await session.get(Room, code)
@@ -604,10 +613,12 @@ class Store:
             for m, name, bot in rows
         ]
 
-    async def write_lobby(self, code: str, writes: Sequence[LobbyWrite]) -> None:
-        """Store one lobby command's changes in one transaction, in order (all or none)."""
+    async def write_lobby(self, code: str, writes: Sequence[LobbyWrite], fence: int | None = None) -> None:
+        """Store one lobby command's changes in one transaction, in order (all or none); refused
+        (:class:`StaleOwner`) if ``fence`` is not the room's any more."""
         started = time.perf_counter()
         async with self.sessions.begin() as session:
+            await hold_fence(session, fence, Room.code == code)
             await _write_lobby(session, code, writes)
         self.observe_commit("lobby", time.perf_counter() - started)
 
@@ -621,11 +632,14 @@ class Store:
         seed: str,
         seed_hash: str,
         started_at: int,
+        *,
+        fence: int | None = None,
     ) -> GameRec:
         """A new game and the lobby changes that start it (seats renumbered, status), in one transaction."""
         game = _new_game(code, engine, options, seats, seed, seed_hash, started_at)
         started = time.perf_counter()
         async with self.sessions.begin() as session:
+            await hold_fence(session, fence, Room.code == code)
             await _write_lobby(session, code, writes)
             session.add(game)
             await session.flush()
@@ -649,9 +663,11 @@ class Store:
     ) -> GameRec:
         return await self.start_game(room_code, (), engine, options, seats, seed, seed_hash, started_at)
 
-    async def finish_game(self, game_id: int, result: dict[str, Any]) -> GameRec:
+    async def finish_game(self, game_id: int, result: dict[str, Any], fence: int | None = None) -> GameRec:
         """Mark a game finished with its ``result``; returns it, :class:`NotFound` if missing."""
         async with self.sessions.begin() as session:
+            room_of_game = select(Game.room_code).where(Game.id == game_id).scalar_subquery()
+            await hold_fence(session, fence, Room.code == room_of_game)
             await session.execute(
                 update(Game)
                 .where(Game.id == game_id)
@@ -705,6 +721,7 @@ __all__ = [
     "PlayerRec",
     "RoomRec",
     "SeatTaken",
+    "StaleOwner",
     "Store",
     "StoreError",
     "alembic_config",
@@ -713,6 +730,7 @@ __all__ = [
     "downgrade",
     "downgrade_sync",
     "ensure_sqlite_dir",
+    "hold_fence",
     "json_text",
     "migrate",
     "migrate_sync",
@@ -720,6 +738,18 @@ __all__ = [
     "pg_connect_kwargs",
     "sqlite_file",
 ]
+
+
+async def hold_fence(session: AsyncSession, fence: int | None, room: ColumnElement[bool]) -> None:
+    """Refuse the transaction (:class:`StaleOwner`) unless the room still has ``fence``: the same
+    rule the event log's trigger applies (migration ``0008_redis``). The room row is read ``FOR
+    SHARE`` (PostgreSQL), so a takeover raising the fence waits for this transaction, and one
+    that came first is seen. No fence (one process): nothing is checked, nothing read."""
+    if fence is None:
+        return
+    held = await session.scalar(select(Room.fence).where(room).with_for_update(read=True))
+    if held != fence:
+        raise StaleOwner(f"room fence is {held}, this writer holds {fence}")
 
 
 async def _write_lobby(session: AsyncSession, code: str, writes: Sequence[LobbyWrite]) -> None:

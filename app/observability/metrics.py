@@ -14,7 +14,7 @@ from prometheus_client.core import CounterMetricFamily
 from prometheus_client.exposition import choose_encoder
 from prometheus_client.registry import Collector
 
-__all__ = ["IGNORED", "ConnectionMetrics", "Metrics", "RoomMetrics"]
+__all__ = ["IGNORED", "ClusterMetrics", "ConnectionMetrics", "Metrics", "RelayTotals", "RoomMetrics"]
 
 COMMIT_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 """Seconds: a SQLite commit takes well under a millisecond, a busy PostgreSQL one tens of them."""
@@ -34,6 +34,74 @@ class SentTotals(Collector):
         yield CounterMetricFamily(
             "bordet_sent_bytes", "UTF-8 payload bytes of the frames written to WebSockets.", value=self.bytes
         )
+
+
+class RelayTotals(Collector):
+    """Relay messages (ASGI events of relayed sockets and requests, and their control messages)
+    published to and received from other processes: plain integers on the hot path, like
+    :class:`SentTotals`."""
+
+    def __init__(self) -> None:
+        self.messages_out = self.bytes_out = self.messages_in = self.bytes_in = 0
+
+    def published(self, size: int) -> None:
+        self.messages_out += 1
+        self.bytes_out += size
+
+    def received(self, size: int) -> None:
+        self.messages_in += 1
+        self.bytes_in += size
+
+    def collect(self) -> Iterator[CounterMetricFamily]:
+        messages = CounterMetricFamily(
+            "bordet_relay_messages",
+            "Relay messages between processes, by direction (out: published here, in: received here).",
+            labels=["direction"],
+        )
+        messages.add_metric(["out"], self.messages_out)
+        messages.add_metric(["in"], self.messages_in)
+        size = CounterMetricFamily(
+            "bordet_relay_bytes", "Bytes of those relay messages, by direction.", labels=["direction"]
+        )
+        size.add_metric(["out"], self.bytes_out)
+        size.add_metric(["in"], self.bytes_in)
+        yield messages
+        yield size
+
+
+class ClusterMetrics:
+    """What a process sharing the rooms with others reports (:mod:`app.cluster`); all zero when
+    it serves alone."""
+
+    def __init__(self, r: CollectorRegistry) -> None:
+        self.leases_held = Gauge("bordet_cluster_leases_held", "Room leases this process holds.", registry=r)
+        self.renewals_failed = Counter(
+            "bordet_cluster_lease_renewals_failed",
+            "Lease renewals that failed: lost (another process holds the room now) or unreachable"
+            " (Redis did not answer).",
+            ["reason"],
+            registry=r,
+        )
+        self.taken_over = Counter(
+            "bordet_cluster_rooms_taken_over",
+            "Rooms this process took over from an owner that stopped answering (dead or paused):"
+            " running games found orphaned, and rooms a client reached while their owner was silent.",
+            registry=r,
+        )
+        self.relayed_open = Gauge(
+            "bordet_cluster_relayed_connections_open",
+            "Relayed WebSockets open, by side (edge: the client is connected here; owner: its room is here).",
+            ["side"],
+            registry=r,
+        )
+        self.relay = RelayTotals()
+        r.register(self.relay)
+
+    def count(self, leases: Callable[[], int], edge: Callable[[], int], owner: Callable[[], int]) -> None:
+        """Read the leases and relayed sockets at scrape time."""
+        self.leases_held.set_function(leases)
+        self.relayed_open.labels("edge").set_function(edge)
+        self.relayed_open.labels("owner").set_function(owner)
 
 
 class ConnectionMetrics:
@@ -61,11 +129,17 @@ class ConnectionMetrics:
 
 
 class RoomMetrics:
-    """What a room reports: the ``reject`` frames it answers, by protocol code."""
+    """What a room reports: the ``reject`` frames it answers, by protocol code; writes the database
+    refused because another process holds the room now."""
 
-    def __init__(self, rejects: Counter) -> None:
+    def __init__(self, rejects: Counter, stale_owner: Counter | None = None) -> None:
         self._rejects = rejects
         self._by_code: dict[str, Counter] = {}
+        self._stale_owner = stale_owner
+
+    def stale_owner(self) -> None:
+        if self._stale_owner is not None:
+            self._stale_owner.inc()
 
     def rejected(self, code: str) -> None:
         child = self._by_code.get(code)
@@ -90,6 +164,9 @@ class _Ignored(ConnectionMetrics, RoomMetrics):
         pass
 
     def rejected(self, code: str) -> None:
+        pass
+
+    def stale_owner(self) -> None:
         pass
 
 
@@ -137,8 +214,14 @@ class Metrics:
             buckets=LAG_BUCKETS,
             registry=r,
         )
+        self.stale_owner_refusals = Counter(
+            "bordet_stale_owner_refusals",
+            "Writes of a room the database refused because another process holds the room now.",
+            registry=r,
+        )
+        self.cluster = ClusterMetrics(r)
         self.connection = ConnectionMetrics(self.sent, self.send_overflows, self.connection_aborts)
-        self.room = RoomMetrics(self.rejects)
+        self.room = RoomMetrics(self.rejects, self.stale_owner_refusals)
         self._commits = {kind: self.commit_seconds.labels(kind) for kind in ("events", "lobby")}
 
     def count_rooms(self, count: Callable[[], int]) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import orjson
@@ -16,6 +17,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from app.api.deps import client_key
+from app.cluster.wire import RELAYED
 from app.realtime import transport
 from app.realtime.connection import Connection
 from app.realtime.messages import Action, Admin, Code, Hello, Ping, Pong, Resync, client_message
@@ -123,12 +125,20 @@ async def _authenticate(ws: WebSocket, services: Services, code: str) -> tuple[R
     return room, player.id, player.name
 
 
-async def room_socket(ws: WebSocket) -> None:
-    # A plain Starlette route, not FastAPI's: no dependency solving and its three exit stacks
-    # (a few KB) held for the whole life of every connection.
-    code: str = ws.path_params["code"]
-    services: Services = ws.app.state.services
-    # Counted from before the hello: a socket that never says hello holds its place too.
+COUNTED = "bordet.socket_counted"
+"""Set in the scope of a room socket whose place among its address's sockets is held already: by
+the process the client connected to, when it carries the socket to the room's owner
+(:mod:`app.cluster.relay`), so the owner does not count it a second time."""
+
+
+async def counted(ws: WebSocket, services: Services, serve: Callable[[], Awaitable[None]]) -> None:
+    """Run ``serve`` holding one of the socket places of ``ws``'s client address, or refuse the
+    socket (``TOO_MANY_CONNECTIONS``, close 4029) if it has none left. Counted where the client
+    connected, from before the hello: a socket that never says hello holds its place too. A socket
+    relayed from another process was counted there."""
+    if ws.scope.get(COUNTED) or ws.scope.get(RELAYED):
+        await serve()
+        return
     address = client_key(ws, services)
     sockets = services.limits.sockets
     if not sockets.acquire(address):
@@ -138,11 +148,24 @@ async def room_socket(ws: WebSocket) -> None:
             await _send_error(ws, Code.TOO_MANY_CONNECTIONS, message)
             await ws.close(code=4029, reason=message[:120])
         return
+    ws.scope[COUNTED] = True
     try:
-        with services.metrics.connections_open.track_inprogress():
-            await _serve(ws, services, code)
+        await serve()
     finally:
         sockets.release(address)
+
+
+async def room_socket(ws: WebSocket) -> None:
+    # A plain Starlette route, not FastAPI's: no dependency solving and its three exit stacks
+    # (a few KB) held for the whole life of every connection.
+    code: str = ws.path_params["code"]
+    services: Services = ws.app.state.services
+    await counted(ws, services, lambda: _serve_counted(ws, services, code))
+
+
+async def _serve_counted(ws: WebSocket, services: Services, code: str) -> None:
+    with services.metrics.connections_open.track_inprogress():
+        await _serve(ws, services, code)
 
 
 async def _serve(ws: WebSocket, services: Services, code: str) -> None:

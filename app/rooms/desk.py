@@ -43,7 +43,8 @@ class LobbyDesk:
         room = self.room
         self.check_view(draft)
         if draft.writes:
-            await room.store.write_lobby(room.code, draft.writes)
+            writes = draft.writes
+            await room.write(lambda fence: room.store.write_lobby(room.code, writes, fence))
         draft.writes = []
         room.lobby = draft
         room.frames.invalidate()
@@ -144,8 +145,18 @@ class LobbyDesk:
         except IllegalAction as exc:
             raise RoomError(exc.code, exc.message, 422) from exc
         self.check_view(draft)
-        rec = await room.store.start_game(
-            room.code, draft.writes, room.game_name, draft.options, seats, seed, seed_hash(seed), now
+        rec = await room.write(
+            lambda fence: room.store.start_game(
+                room.code,
+                draft.writes,
+                room.game_name,
+                draft.options,
+                seats,
+                seed,
+                seed_hash(seed),
+                now,
+                fence=fence,
+            )
         )
         draft.writes = []
         room.next_seed = None

@@ -98,6 +98,7 @@ class RoomManager:
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self._idle_since: dict[str, int] = {}
         self._tasks: list[asyncio.Task[None]] = []
+        self._letting_go: dict[str, asyncio.Task[None]] = {}
 
     # --- finding and creating rooms ------------------------------------------
 
@@ -189,6 +190,7 @@ class RoomManager:
             pace=self.pace,
             metrics=self.metrics,
             max_spectators=self.lifecycle.max_spectators,
+            lost=None if self.owner is None else self.let_go,
             **fields,
         )
 
@@ -228,6 +230,26 @@ class RoomManager:
             return int(await self.get(code) is not None)
         except RoomError:
             return 0
+
+    def let_go(self, code: str) -> None:
+        """Another process holds room ``code`` now (its lease was lost, or the database refused a
+        write under its fence): the room leaves this process soon, outside its own actor (which
+        may be the caller, and is stopped on the way)."""
+        if code in self._letting_go:
+            return
+        task = asyncio.create_task(self._let_go(code), name=f"room-{code}-let-go")
+        self._letting_go[code] = task
+        task.add_done_callback(lambda _: self._letting_go.pop(code, None))
+
+    async def let_go_done(self) -> None:
+        """Until every room being let go has left this process."""
+        while self._letting_go:
+            await asyncio.wait(list(self._letting_go.values()))
+
+    async def _let_go(self, code: str) -> None:
+        if self.owner is not None:  # before the room leaves, so nothing takes it again meanwhile
+            await self.owner.give_up(code)  # the lease is released only if it is still ours
+        await self.lose(code)
 
     async def lose(self, code: str) -> None:
         """Another process holds room ``code`` now: it leaves this one at once, without writing
@@ -270,12 +292,14 @@ class RoomManager:
         await room.stop()
         if room.game is not None and room.status == "playing":
             self.event_log.note_clock(room.game.rec.id, room.now(), room.fence)
-        if self.owner is not None:
-            await self.owner.give_up(room.code)
-        try:
-            await room_lifecycle.put_away(self.store, room.code, room.host_id)
+        try:  # while the room is still held here, so no later owner's rows are touched
+            await room.write(
+                lambda fence: room_lifecycle.put_away(self.store, room.code, room.host_id, fence)
+            )
         except Exception:  # only the touch and the spectators' rows: the next put-away retries
             log.warning("room=%s could not note its put-away", room.code, exc_info=True)
+        if self.owner is not None:
+            await self.owner.give_up(room.code)
         return True
 
     async def expire_lobbies(self) -> int:
@@ -322,6 +346,7 @@ class RoomManager:
         for task in self._tasks:
             await cancel_and_wait(task)
         self._tasks = []
+        await self.let_go_done()
         for room in list(self.rooms.values()):
             await room.stop()
         self.checkpoint()  # a clean stop resumes exactly where it stopped

@@ -22,7 +22,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from app.db.event_log import EventLog
+from app.db.event_log import EventLog, is_stale_owner
 from app.db.store import Store
 from app.engines.base import JSON, Engine, IllegalAction, Move, Timing
 from app.engines.step import Input, Tick
@@ -70,6 +70,7 @@ class Room:
         metrics: RoomMetrics = IGNORED,
         max_spectators: int | None = None,
         fence: int | None = None,
+        lost: Callable[[str], None] | None = None,
     ) -> None:
         self.code = code
         self.metrics = metrics
@@ -85,6 +86,8 @@ class Room:
         self.store = store
         self.desk = LobbyDesk(self)
         self._log, self.fence = event_log, fence  # fence: see app.cluster.leases
+        self._lost = lost
+        """Gives the room up (the manager's ``let_go``) once the database says another process holds it."""
         self._clock = clock
         self._offset = clock_offset
         self._inbox: deque[Item] = deque()
@@ -160,6 +163,20 @@ class Room:
     def overflowed(self, peer: Peer) -> None:
         """The transport emptied ``peer``'s backlog outside the room (a pong, an early answer)."""
         self._post(Resync(peer, "reset"))
+
+    async def write(self, fn: Callable[[int | None], Awaitable[T]]) -> T:
+        """A write on the room's behalf, ``fn(fence)`` under its owner's fence (None: one process,
+        nothing checked). Refused because another process holds the room now, the write fails as
+        any other (nothing changed) and the room is given up: it may never write again."""
+        try:
+            return await fn(self.fence)
+        except Exception as exc:
+            if is_stale_owner(exc):
+                log.warning("room=%s a write was refused: another process holds the room", self.code)
+                self.metrics.stale_owner()
+                if self._lost is not None and not self.put_away:  # (a room put away is leaving already)
+                    self._lost(self.code)
+            raise
 
     def _post(self, item: Item) -> None:
         if self.put_away:  # unloaded between a lookup and this input: the next lookup loads it again
@@ -374,7 +391,7 @@ class Room:
             return
         events = game.take_pending()
         try:
-            await self._log.append(game.rec.id, events, self.fence)
+            await self.write(lambda fence: self._log.append(game.rec.id, events, fence))
         except Exception:
             log.exception("room=%s event log append failed; rolling back %d inputs", self.code, len(events))
             game.roll_back(events)
@@ -392,7 +409,8 @@ class Room:
         if not outcome.finished:
             return
         try:
-            finished = await self.store.finish_game(game.rec.id, outcome.to_json())
+            result = outcome.to_json()
+            finished = await self.write(lambda fence: self.store.finish_game(game.rec.id, result, fence))
             await self.desk.finish()
         except Exception:  # tried again next turn; the game is over in the log already
             log.exception("room=%s could not mark the game finished", self.code)

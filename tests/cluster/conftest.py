@@ -57,11 +57,18 @@ def pg_url() -> Iterator[str]:
     yield from fresh_pg_database("bordet_cl")
 
 
-@pytest.fixture
-def cluster(pg_url: str, redis_prefix: str, tmp_path: Path) -> Iterator[list[ServerProcess]]:
-    """Three server processes on free ports, one database, one Redis."""
-    env = {"BORDET_REDIS_URL": REDIS_URL, "BORDET_REDIS_PREFIX": redis_prefix, "BORDET_LEASE_S": LEASE_S}
-    servers = [ServerProcess(pg_url, env=env, log_path=tmp_path / f"server{i}.log") for i in range(3)]
+def processes(
+    pg_url: str, redis_prefix: str, tmp_path: Path, count: int, **settings: str
+) -> Iterator[list[ServerProcess]]:
+    """``count`` server processes on free ports, one database, one Redis, with extra ``settings``
+    (environment variables)."""
+    env = {
+        "BORDET_REDIS_URL": REDIS_URL,
+        "BORDET_REDIS_PREFIX": redis_prefix,
+        "BORDET_LEASE_S": LEASE_S,
+        **settings,
+    }
+    servers = [ServerProcess(pg_url, env=env, log_path=tmp_path / f"server{i}.log") for i in range(count)]
     try:
         for server in servers:
             server.start()
@@ -69,6 +76,12 @@ def cluster(pg_url: str, redis_prefix: str, tmp_path: Path) -> Iterator[list[Ser
     finally:
         for server in servers:
             server.stop()
+
+
+@pytest.fixture
+def cluster(pg_url: str, redis_prefix: str, tmp_path: Path) -> Iterator[list[ServerProcess]]:
+    """Three server processes on free ports, one database, one Redis."""
+    yield from processes(pg_url, redis_prefix, tmp_path, 3)
 
 
 @pytest.fixture

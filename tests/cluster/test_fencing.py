@@ -1,10 +1,12 @@
-"""A process that was paused while another took its room over can never write to the room again."""
+"""A process that was paused while another took its room over can never write to the room again:
+neither its event log nor its lobby rows; and a fence counter Redis lost never hands out an old number."""
 
 from __future__ import annotations
 
 import contextlib
 import os
 import signal
+from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 from redis.asyncio import Redis
@@ -12,9 +14,10 @@ from websockets.exceptions import ConnectionClosed
 
 from tests.cluster.conftest import lobby
 from tests.cluster.test_failover import _lease_owner
-from tests.integration.client import Client
+from tests.integration.client import Client, frames_until_closed
 from tests.integration.server import ServerProcess
 from tests.integration.slap_driver import sync_all
+from tests.observability.test_metrics import scrape, value
 
 
 async def _log_of(pg_url: str, code: str) -> list[tuple[int, str, str | None, int | None]]:
@@ -87,3 +90,97 @@ async def test_a_paused_owner_whose_lease_was_taken_cannot_append(
             with contextlib.suppress(Exception):
                 await c.close()
         await api.aclose()
+
+
+async def _room_rows(pg_url: str, code: str) -> tuple[Any, list[tuple[str, str, int | None]]]:
+    """The room's row and its members' rows as stored."""
+    conn = await asyncpg.connect(pg_url.replace("postgresql+asyncpg://", "postgresql://"))
+    try:
+        room = await conn.fetchrow(
+            "SELECT status, host_id, public, options, fence FROM rooms WHERE code = $1", code
+        )
+        members = await conn.fetch(
+            "SELECT player_id, role, seat FROM room_members WHERE room_code = $1 ORDER BY player_id", code
+        )
+    finally:
+        await conn.close()
+    return tuple(room), [(m["player_id"], m["role"], m["seat"]) for m in members]
+
+
+async def test_a_lobby_command_of_a_paused_owner_whose_lease_was_taken_changes_nothing(
+    cluster: list[ServerProcess], redis: Redis, redis_prefix: str, pg_url: str
+) -> None:
+    paused, other = cluster[0], cluster[1]
+    api, host_api = lobby(other), lobby(paused)
+    host, guest = await api.player("Ana"), await api.player("Bo")
+    room = await host_api.create_room(host["token"], "slap", {"rounds": 1})  # held by ``paused``
+    code = room["code"]
+    on_paused = await Client(paused.ws, code, host["token"]).open()
+    clients = [on_paused]
+    assert paused.proc is not None
+    try:
+        first_owner = await _lease_owner(redis, redis_prefix, code)
+        os.kill(paused.proc.pid, signal.SIGSTOP)
+        try:
+            # Through another process: it waits out the silent owner's lease and takes the room over.
+            clients.append(await Client(other.ws, code, guest["token"]).open())
+            assert await _lease_owner(redis, redis_prefix, code) not in (None, first_owner)
+            before = await _room_rows(pg_url, code)
+            # The host's seat_bot, sent to the paused process, which still believes it holds the room.
+            await on_paused.send({"type": "admin", "id": "stale-bot", "command": "seat_bot"})
+        finally:
+            os.kill(paused.proc.pid, signal.SIGCONT)
+        # Refused (SERVER_ERROR), or the room left the paused process first: either way its socket
+        # is closed so that its client reconnects to the new owner.
+        closed = await frames_until_closed(on_paused)
+        answers = [(f["type"], f.get("code")) for f in closed[0] if f.get("id") == "stale-bot"]
+        assert answers in ([], [("reject", "SERVER_ERROR")]), closed
+        assert closed[1] == 1012, closed
+        assert await _room_rows(pg_url, code) == before
+
+        taker = await scrape(lobby(other))
+        assert value(taker, "bordet_cluster_rooms_taken_over_total") >= 1
+        assert value(taker, "bordet_cluster_leases_held") == 1
+        old = await scrape(host_api)
+        assert value(old, "bordet_cluster_leases_held") == 0
+        # It learnt it lost the room from its lease, or from the database refusing the write.
+        assert (
+            value(old, "bordet_cluster_lease_renewals_failed_total", reason="lost")
+            + value(old, "bordet_stale_owner_refusals_total")
+            >= 1
+        )
+        again = await Client(paused.ws, code, host["token"]).open()  # now relayed to the new owner
+        clients.append(again)
+        assert (await again.admin("seat_bot"))["type"] == "ack"
+        assert len((await _room_rows(pg_url, code))[1]) == len(before[1]) + 1
+    finally:
+        for c in clients:
+            with contextlib.suppress(Exception):
+                await c.close()
+        await api.aclose()
+        await host_api.aclose()
+
+
+async def test_a_lost_fence_counter_still_gives_the_next_owner_a_larger_fence(
+    cluster: list[ServerProcess], redis: Redis, redis_prefix: str, pg_url: str
+) -> None:
+    first, second = cluster[0], cluster[1]
+    api, host_api = lobby(second), lobby(first)
+    host, guest = await api.player("Ana"), await api.player("Bo")
+    code = (await host_api.create_room(host["token"], "slap", {"rounds": 1}))["code"]
+    held = (await _room_rows(pg_url, code))[0][-1]
+    assert held >= 1
+    # Redis lost the room's keys (its counter expired, or Redis lost its data): the first process
+    # learns at its next renewal that the lease is no longer its own.
+    await redis.delete(f"{redis_prefix}:fence:{code}", f"{redis_prefix}:lease:{code}")
+    try:
+        await api.sit(guest["token"], code)  # through the second process, which takes the room
+        owner = await _lease_owner(redis, redis_prefix, code)
+        assert owner is not None
+        fence = (await _room_rows(pg_url, code))[0][-1]
+        assert fence > held
+        assert await redis.get(f"{redis_prefix}:fence:{code}") == str(fence).encode()
+        assert any(m[0] == guest["id"] and m[1] == "seat" for m in (await _room_rows(pg_url, code))[1])
+    finally:
+        await api.aclose()
+        await host_api.aclose()

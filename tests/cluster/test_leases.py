@@ -10,18 +10,23 @@ from redis.asyncio import Redis
 from app.cluster.leases import Lease, Leases, Renewal
 from tests.cluster.conftest import REDIS_URL
 
+FENCE_TTL_MS = 3_600_000
+
 
 @pytest.fixture
 def renewal(redis_prefix: str) -> Iterator[Renewal]:
     """A's renewals (made from a thread of their own in the server; blocking calls)."""
-    renewal = Renewal(REDIS_URL, redis_prefix, 60_000)
+    renewal = Renewal(REDIS_URL, redis_prefix, 60_000, FENCE_TTL_MS)
     yield renewal
     renewal.close()
 
 
 @pytest.fixture
 def pair(redis: Redis, redis_prefix: str) -> tuple[Leases, Leases]:
-    return Leases(redis, redis_prefix, "A", 60_000), Leases(redis, redis_prefix, "B", 60_000)
+    return (
+        Leases(redis, redis_prefix, "A", 60_000, FENCE_TTL_MS),
+        Leases(redis, redis_prefix, "B", 60_000, FENCE_TTL_MS),
+    )
 
 
 async def test_the_first_claim_holds_the_room_and_later_claims_see_its_owner(
@@ -80,3 +85,23 @@ async def test_the_fence_counter_never_falls_behind_the_database(pair: tuple[Lea
     await a.raise_fence("ROOM6", 41)  # e.g. Redis lost its data; the database holds fence 40
     await a.raise_fence("ROOM6", 7)  # never lowered
     assert await a.claim("ROOM6") == Lease("A", 42)
+
+
+async def _fence_ttl_ms(redis: Redis, prefix: str, code: str) -> int:
+    return int(await redis.pttl(f"{prefix}:fence:{code}"))
+
+
+async def test_a_fence_counter_lives_its_ttl_from_each_claim_and_renewal(
+    pair: tuple[Leases, Leases], renewal: Renewal, redis: Redis, redis_prefix: str
+) -> None:
+    a, _ = pair
+    lease = await a.claim("ROOM7")
+    assert 0 < await _fence_ttl_ms(redis, redis_prefix, "ROOM7") <= FENCE_TTL_MS
+    await redis.pexpire(f"{redis_prefix}:fence:ROOM7", 1_000)  # as if claimed long ago
+    assert renewal.renew({"ROOM7": lease}) == []
+    assert await _fence_ttl_ms(redis, redis_prefix, "ROOM7") > 1_000
+    await redis.pexpire(f"{redis_prefix}:fence:ROOM7", 1_000)
+    assert await a.claim("ROOM7") == lease  # claimed again by its owner: renewed too
+    assert await _fence_ttl_ms(redis, redis_prefix, "ROOM7") > 1_000
+    await a.raise_fence("ROOM8", 5)
+    assert 0 < await _fence_ttl_ms(redis, redis_prefix, "ROOM8") <= FENCE_TTL_MS

@@ -1,4 +1,5 @@
-"""Ownership fences: the database refuses event-log appends from a process that lost its room."""
+"""Ownership fences: the database refuses event-log appends and lobby writes from a process that
+lost its room."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ import pytest
 
 from app.db import EventLog, EventRec, Store
 from app.db.fences import is_stale_owner, raise_fence, room_fence
-from app.db.store import pg_connect_kwargs
+from app.db.lobby_writes import PutMember, PutRoom
+from app.db.room_lifecycle import put_away
+from app.db.store import StaleOwner, pg_connect_kwargs
 
 pytestmark = pytest.mark.postgres
 
@@ -136,3 +139,44 @@ async def test_the_drivers_own_stale_owner_error_is_recognised(pg_store: Store) 
         await conn.close()
     assert is_stale_owner(refused.value)
     assert not is_stale_owner(RuntimeError("BF001"))
+
+
+async def _members(store: Store, code: str) -> list[tuple[str, str, int | None]]:
+    return [(m.player_id, m.role, m.seat) for m in await store.list_members(code)]
+
+
+async def test_lobby_writes_under_an_old_fence_are_refused_and_change_nothing(pg_store: Store) -> None:
+    game = await _game(pg_store, "FENCE6")
+    guest = await pg_store.create_player("Guest")
+    await raise_fence(pg_store, "FENCE6", 1)
+    await pg_store.write_lobby("FENCE6", [PutMember(guest.id, "spectator", None, {})], fence=1)
+    assert await raise_fence(pg_store, "FENCE6", 2) == 1  # the takeover
+    room, members = await pg_store.get_room("FENCE6"), await _members(pg_store, "FENCE6")
+    seats = [{"player_id": guest.id, "name": "Guest", "prefs": {}}]
+
+    refused = [
+        pg_store.write_lobby("FENCE6", [PutMember(guest.id, "seat", 1, {}), PutRoom(status="playing")], 1),
+        pg_store.start_game("FENCE6", [PutRoom(status="playing")], "slap", {}, seats, "s", "h", 0, fence=1),
+        pg_store.finish_game(game, {"winner": 0}, fence=1),
+        pg_store.update_room("FENCE6", public=False, fence=1),
+        put_away(pg_store, "FENCE6", guest.id, fence=1),
+    ]
+    for write in refused:
+        with pytest.raises(StaleOwner) as error:
+            await write
+        assert is_stale_owner(error.value)
+
+    assert await pg_store.get_room("FENCE6") == room
+    assert await _members(pg_store, "FENCE6") == members
+    latest = await pg_store.latest_game("FENCE6")
+    assert latest is not None and (latest.id, latest.status) == (game, "running")
+
+
+async def test_lobby_writes_under_the_room_fence_go_through(pg_store: Store) -> None:
+    game = await _game(pg_store, "FENCE7")
+    guest = await pg_store.create_player("Guest")
+    await raise_fence(pg_store, "FENCE7", 4)
+    await pg_store.write_lobby("FENCE7", [PutMember(guest.id, "seat", 1, {})], fence=4)
+    finished = await pg_store.finish_game(game, {"winner": 0}, fence=4)
+    assert finished.status == "finished"
+    assert (guest.id, "seat", 1) in await _members(pg_store, "FENCE7")

@@ -19,6 +19,13 @@ NAMES = {
     "bordet_commit_seconds",
     "bordet_event_loop_lag_seconds",
     "bordet_event_loop_lag_samples_seconds",
+    "bordet_stale_owner_refusals",
+    "bordet_cluster_leases_held",
+    "bordet_cluster_lease_renewals_failed",
+    "bordet_cluster_rooms_taken_over",
+    "bordet_cluster_relayed_connections_open",
+    "bordet_relay_messages",
+    "bordet_relay_bytes",
 }
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
