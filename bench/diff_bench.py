@@ -21,7 +21,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from app.rooms.diff import apply_patch, diff
+from app.rooms.diff import diff
+from app.rooms.patch import apply_patch
 
 View = dict[str, Any]
 State = dict[str, Any]

@@ -47,7 +47,7 @@ import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
 from app.engines.race import UNVERIFIED, Fairness
-from app.rooms.diff import apply_patch
+from app.rooms.patch import apply_patch
 from bench import race_sim
 from bench.relay import DelayRelay
 

@@ -52,7 +52,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from app import heap
-from app.rooms.diff import apply_patch
+from app.rooms.patch import apply_patch
 from bench.slap_load import (
     SERVER_ENV,
     Lobby,

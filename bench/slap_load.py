@@ -96,7 +96,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from app import heap
-from app.rooms.diff import apply_patch
+from app.rooms.patch import apply_patch
 
 ROOT = Path(__file__).resolve().parents[1]
 NS = 1_000_000  # nanoseconds per millisecond

@@ -11,7 +11,7 @@ from typing import Any
 from playwright.async_api import expect
 
 from app.engines.slap.engine import assign_colours
-from app.rooms.diff import apply_patch
+from app.rooms.patch import apply_patch
 from tests.browser.helpers import Table
 from tests.integration.server import ServerProcess
 

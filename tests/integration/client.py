@@ -17,7 +17,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from app.rooms.diff import apply_patch
+from app.rooms.patch import apply_patch
 from tests.integration.server import ServerProcess
 
 TIMEOUT = float(os.environ.get("BORDET_TEST_TIMEOUT", "10"))

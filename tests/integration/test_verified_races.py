@@ -26,7 +26,7 @@ import pytest
 from websockets.asyncio.client import connect
 
 from app.engines.race import UNVERIFIED
-from app.rooms.diff import apply_patch
+from app.rooms.patch import apply_patch
 from bench.fairness import LIARS, TABLE_CHOICES, Scenario, TableResult, run_table
 from bench.relay import DelayRelay
 from tests.integration.client import TIMEOUT, Api

@@ -1,4 +1,4 @@
-"""Tests for app.rooms.diff: hand-written cases, RFC 6902 examples and a seeded property test."""
+"""Tests for app.rooms.diff and app.rooms.patch: hand-written cases, RFC 6902 examples, seeded properties."""
 
 from __future__ import annotations
 
@@ -9,15 +9,8 @@ from typing import Any
 
 import pytest
 
-from app.rooms.diff import (
-    JsonPatchError,
-    Shared,
-    apply_patch,
-    diff,
-    diff_shared,
-    escape_token,
-    unescape_token,
-)
+from app.rooms.diff import Shared, diff, diff_shared, escape_token, unescape_token
+from app.rooms.patch import JsonPatchError, apply_patch
 
 # --------------------------------------------------------------------------- helpers
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from functools import partial
 
-from app.rooms.diff import apply_patch
 from app.rooms.manager import RoomManager
+from app.rooms.patch import apply_patch
 from app.rooms.room import Room
 from tests.rooms.conftest import FakePeer, settle
 
