@@ -47,6 +47,12 @@ class Settings:
     """BORDET_WRITE_TIMEOUT_S: a write its client does not take within this long ends the connection."""
     hello_timeout_s: float = 10.0
     ping_interval_s: float = 2.0
+    """BORDET_PING_INTERVAL_S: clock-sync pings this often while a link's estimate is young or moving."""
+    ping_racing_max_s: float = 16.0
+    """BORDET_PING_RACING_MAX_S: the longest ping interval of a racing seat on a steady link."""
+    ping_watching_s: float = 30.0
+    """BORDET_PING_WATCHING_S: the ping interval, on a steady link, of a connection no race is judged
+    with (spectators, the lobby, games without races); see app.realtime.ping_schedule."""
     rate_per_s: float = 20.0
     rate_burst: int = 40
     resync_per_s: float = 50.0
@@ -100,6 +106,9 @@ class Settings:
             test_clock=_flag("BORDET_TEST_CLOCK"),
             send_backlog_bytes=int(os.environ.get("BORDET_SEND_BACKLOG_BYTES", str(256 * 1024))),
             write_timeout_s=float(os.environ.get("BORDET_WRITE_TIMEOUT_S", "5")),
+            ping_interval_s=float(os.environ.get("BORDET_PING_INTERVAL_S", "2")),
+            ping_racing_max_s=float(os.environ.get("BORDET_PING_RACING_MAX_S", "16")),
+            ping_watching_s=float(os.environ.get("BORDET_PING_WATCHING_S", "30")),
             rate_per_s=float(os.environ.get("BORDET_RATE_PER_S", "20")),
             rate_burst=int(os.environ.get("BORDET_RATE_BURST", "40")),
             resync_per_s=float(os.environ.get("BORDET_RESYNC_PER_S", "50")),

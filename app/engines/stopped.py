@@ -120,6 +120,9 @@ class Stoppable(Engine[Any, Any]):
     def stimuli(self, state: Any) -> tuple[str, ...]:
         return () if isinstance(state, Stopped) else self.inner.stimuli(state)
 
+    def has_races(self) -> bool:
+        return self.inner.has_races()
+
     def rulings(self, state: Any) -> Sequence[JSON]:
         return self.inner.rulings(_game(state))
 

@@ -8,6 +8,10 @@ and its receive window is full) ends the connection: the transport is aborted, s
 one stuck client holds is at most the backlog bound plus the server's socket buffer, and its
 seat shows as disconnected at once.
 
+The writer is a task only while there is something to write: an idle connection holds no task,
+coroutine or future of its own, only its ping timer (pings follow :mod:`app.realtime.ping_schedule`;
+the room says whether a race may be judged with this connection, :meth:`Connection.set_racing`).
+
 The writer notes the room-clock time each numbered state frame was handed to the socket, so a
 reaction race knows when this player was actually sent its stimulus
 (:meth:`Connection.written_at`). The connection also keeps its clock sync, and the round trip
@@ -17,9 +21,8 @@ its client cannot delay where the server has one (:mod:`app.realtime.round_trip`
 from __future__ import annotations
 
 import asyncio
-import itertools
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import orjson
 from starlette.websockets import WebSocket
@@ -27,6 +30,7 @@ from starlette.websockets import WebSocket
 from app.engines.race import Verified
 from app.observability.metrics import IGNORED, ConnectionMetrics
 from app.realtime import transport
+from app.realtime.ping_schedule import PING_BURST, PingSchedule
 from app.realtime.round_trip import RoundTrip
 from app.realtime.write_watch import WriteWatch, write_watch
 from app.rooms.clocksync import ClockSync
@@ -51,9 +55,6 @@ _WRITTEN = 32
 """How many recent state frames' write times a connection remembers."""
 MAX_PINGS = 16
 """Pings awaiting a pong that a connection remembers."""
-PING_BURST = (0.0, 0.05, 0.05, 0.05, 0.05, 0.05, 0.5, 0.5, 1.0)
-"""Delays (s) between the first pings after the join: an estimate before the first race, then more
-samples (also for the offset, which each ping reports back) before the regular interval."""
 
 _Item = tuple[str, int | None] | _Ping | object
 
@@ -65,23 +66,24 @@ def _cost(item: _Item) -> int:
 
 class Connection:
     # Thousands of mostly idle connections: no per-instance dict, and nothing allocated up front
-    # that an idle connection does not use (one writer task does the pings too).
+    # that an idle connection does not use (no writer task while there is nothing to write).
     __slots__ = (
         "_backlog",
         "_below_half",
         "_bytes",
         "_close",
         "_half",
-        "_has_work",
         "_head",
         "_high",
         "_limit",
         "_metrics",
         "_next_ping",
         "_now",
-        "_ping_delays",
+        "_ping_gap",
         "_ping_id",
         "_ping_timer",
+        "_racing",
+        "_schedule",
         "_watch",
         "_write_timeout",
         "_writer",
@@ -129,13 +131,16 @@ class Connection:
         self._half = backlog_bytes // 2
         self._high = backlog_bytes * 3 // 4
         self._write_timeout = write_timeout_s
-        self._has_work = Signal()
         self._below_half = Signal(True)
         """Set while the backlog is less than half full (or the connection is gone): see drained()."""
         self._writer: asyncio.Task[None] | None = None
+        """The task writing the backlog, while it has something to write."""
         self._close: tuple[int, str] | None = None
-        self._ping_delays: Iterator[float] | None = None
+        self._schedule: PingSchedule | None = None
+        self._racing = False
         self._next_ping = 0.0
+        self._ping_gap = 0.0
+        """Seconds between the last ping and the next (the schedule doubles it on a steady link)."""
         self._ping_id = 0
         self._ping_timer: asyncio.TimerHandle | None = None
         self._watch: WriteWatch | None = None
@@ -158,8 +163,23 @@ class Connection:
         return self.round_trip.unverifiable
 
     def check_link(self) -> None:
-        """With each clock-sync sample, the kernel's figure too (it moves with the link)."""
+        """With each clock-sync sample, the kernel's figure too (it moves with the link); a sample that
+        disagreed with the estimate brings the next ping forward to the short interval."""
         self.round_trip.refresh()
+        schedule = self._schedule
+        if schedule is not None and self.sync.steady == 0:
+            self._ping_gap = schedule.short_s
+            self._plan_ping(min(self._next_ping, asyncio.get_running_loop().time() + schedule.short_s))
+
+    def set_racing(self, racing: bool) -> None:
+        """Whether a reaction race may be judged with this connection's link (the room decides).
+        Becoming one pings at once, then from the short interval: the estimate may be old."""
+        if racing == self._racing:
+            return
+        self._racing = racing
+        if racing and self._schedule is not None:
+            self._ping_gap = self._schedule.short_s
+            self._plan_ping(asyncio.get_running_loop().time())
 
     def written_at(self, seq: int) -> int | None:
         """Room time the first state frame numbered ``seq`` or later was written to the socket.
@@ -175,7 +195,11 @@ class Connection:
     def start(self) -> None:
         self._watch = write_watch()
         self._watch.join(self._write_timeout)
-        self._writer = asyncio.create_task(self._write_loop())
+
+    def _kick(self) -> None:
+        """Start the writer if it is not running (and the connection is not over)."""
+        if self._writer is None and not self.closed.is_set():
+            self._writer = asyncio.get_running_loop().create_task(self._write_loop())
 
     def _unwatch(self) -> None:
         if self._watch is not None:
@@ -185,11 +209,19 @@ class Connection:
             self._ping_timer.cancel()
             self._ping_timer = None
 
-    def start_pings(self, interval_s: float) -> None:
-        """Clock-sync pings from now on: a quick burst, then one every ``interval_s``."""
-        self._ping_delays = itertools.chain(PING_BURST, itertools.repeat(interval_s))
-        self._next_ping = asyncio.get_running_loop().time() + next(self._ping_delays)
-        self._has_work.set()
+    def start_pings(self, schedule: PingSchedule) -> None:
+        """Clock-sync pings from now on, on ``schedule``: a quick burst first."""
+        self._schedule = schedule
+        self._plan_ping(asyncio.get_running_loop().time() + PING_BURST[0])
+
+    def _plan_ping(self, at: float) -> None:
+        """The next ping at loop time ``at``: one timer per ping, however busy the connection."""
+        if self.closed.is_set():
+            return
+        if self._ping_timer is not None:
+            self._ping_timer.cancel()
+        self._next_ping = at
+        self._ping_timer = asyncio.get_running_loop().call_at(at, self._queue_ping)
 
     async def drained(self) -> None:
         """Return at once while the backlog is under three quarters full; past that, once it is
@@ -212,7 +244,7 @@ class Connection:
             return False
         self._backlog.append(item)
         self._bytes += cost
-        self._has_work.set()
+        self._kick()
         return True
 
     def _pop(self) -> _Item:
@@ -245,40 +277,24 @@ class Connection:
         return self.send(orjson.dumps(obj).decode())
 
     def _queue_ping(self) -> None:
-        """Queue the next clock-sync ping, with the estimates so far; its ``t`` is the room time
-        the writer hands it to the socket (so time spent in the backlog behind other frames is not
-        mistaken for network delay). A ping that does not fit is skipped: the backlog is about to
-        be reset anyway."""
-        assert self._ping_delays is not None
-        self._next_ping += next(self._ping_delays)
-        if self._close is not None:
+        """The ping timer: queue a clock-sync ping, with the estimates so far, and plan the next.
+        Its ``t`` is the room time the writer hands it to the socket (so time spent in the backlog
+        behind other frames is not mistaken for network delay). A ping that does not fit is
+        skipped: the backlog is about to be reset anyway."""
+        self._ping_timer = None
+        schedule = self._schedule
+        if self._close is not None or schedule is None:
             return
         self._ping_id += 1
         sync = self.sync
+        self._ping_gap = schedule.after(self._ping_id, self._ping_gap, sync.steady, self._racing)
+        self._plan_ping(asyncio.get_running_loop().time() + self._ping_gap)
         fields: dict[str, object] = {}
         if sync.offset is not None:
             fields["offset"] = sync.offset
         if sync.rtt is not None:
             fields["rtt"], fields["jitter"] = sync.rtt, sync.jitter
         self._push(_Ping(self._ping_id, fields))
-
-    async def _wait_for_work(self) -> None:
-        """Until something is queued, or the next ping falls due (then it is queued)."""
-        self._has_work.clear()
-        if self._ping_delays is None:
-            await self._has_work.wait()
-            return
-        loop = asyncio.get_running_loop()
-        # One timer per ping, not one per wait: a busy connection waits after every frame.
-        if self._ping_timer is None:
-            self._ping_timer = loop.call_at(self._next_ping, self._ping_due)
-        await self._has_work.wait()
-        if loop.time() >= self._next_ping:
-            self._queue_ping()
-
-    def _ping_due(self) -> None:
-        self._ping_timer = None
-        self._has_work.set()
 
     def close(self, code: int, error: str, message: str) -> None:
         """Send an error frame, then close; frames queued before it still go out (if the client
@@ -294,7 +310,7 @@ class Connection:
         self._bytes += len(text)
         self._backlog.append(_CLOSE)
         self._close = (code, message[:120])
-        self._has_work.set()
+        self._kick()
 
     async def _write(self, text: str) -> bool:
         """Hand one frame to the socket; False (and the connection cut off) if it takes too long."""
@@ -337,14 +353,10 @@ class Connection:
             log.warning("room %s: no transport to abort; the connection is left to close", self.room_code)
 
     async def _write_loop(self) -> None:
-        loop = asyncio.get_running_loop()
+        """Write until the backlog is empty (then the task ends), or until the connection ends."""
+        over = True
         try:
-            while True:
-                if self._head == len(self._backlog):
-                    await self._wait_for_work()
-                    continue
-                if self._ping_delays is not None and loop.time() >= self._next_ping:
-                    self._queue_ping()  # a busy connection is pinged too, behind its frames
+            while self._head < len(self._backlog):
                 item = self._pop()
                 if item is _CLOSE:
                     break
@@ -365,9 +377,19 @@ class Connection:
                     self._written.append((seq, self._now()))
                     if len(self._written) >= 2 * _WRITTEN:
                         del self._written[:_WRITTEN]
+            else:
+                over = False
         except Exception:  # the peer went away; the reader notices too
             pass
         finally:
+            if over:  # the task stays the connection's writer: no other starts after it
+                await self._end()
+            else:
+                self._writer = None
+
+    async def _end(self) -> None:
+        """The writer's last act: the close handshake if one was asked for, then nothing more."""
+        try:
             if self._close is not None and not self.aborted:
                 code, reason = self._close
                 try:
@@ -377,6 +399,7 @@ class Connection:
                     self._abort()
                 except Exception:
                     pass
+        finally:
             self._unwatch()
             self._empty()
             self.closed.set()

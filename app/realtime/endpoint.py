@@ -21,6 +21,7 @@ from app.cluster.wire import RELAYED
 from app.realtime import transport
 from app.realtime.connection import Connection
 from app.realtime.messages import Action, Admin, Code, Hello, Ping, Pong, Resync, client_message
+from app.realtime.ping_schedule import ping_schedule
 from app.realtime.ratelimit import TokenBucket
 from app.realtime.round_trip import RoundTrip
 from app.rooms.errors import RoomError
@@ -221,7 +222,9 @@ async def _serve(ws: WebSocket, services: Services, code: str) -> None:
         conn.close(1011, exc.code, exc.message)
         await conn.closed.wait()
         return
-    conn.start_pings(settings.ping_interval_s)
+    conn.start_pings(
+        ping_schedule(settings.ping_interval_s, settings.ping_racing_max_s, settings.ping_watching_s)
+    )
     # Actions and resyncs have buckets of their own, so an action flood never blocks a resync.
     actions = TokenBucket(settings.rate_per_s, settings.rate_burst, time.monotonic())
     resyncs = TokenBucket(settings.resync_per_s, settings.resync_burst, time.monotonic())
@@ -239,19 +242,23 @@ async def _read_loop(
     ws: WebSocket, conn: Connection, room: Room, actions: TokenBucket, resyncs: TokenBucket, limit: int
 ) -> None:
     while not conn.closed.is_set():
+        # The frame goes straight into _take: no local of this loop holds it (or what it parsed
+        # to) while the connection waits for the next one, often for many seconds.
         try:
-            text = await _receive_text(ws)
-            received = room.now()  # before parsing: the arrival time of actions and pongs alike
-            msg = _parse(text, limit)
+            _take(await _receive_text(ws), conn, room, actions, resyncs, limit)
         except _Refused as exc:
             if exc.id is not None:
                 _reject(room, conn, exc.id, exc.code, exc.message)
             else:
                 _tell(room, conn, {"type": "error", "code": exc.code, "message": exc.message})
-            await _pause(conn)
-            continue
-        _handle(msg, conn, room, actions, resyncs, received)
         await _pause(conn)
+
+
+def _take(
+    text: str, conn: Connection, room: Room, actions: TokenBucket, resyncs: TokenBucket, limit: int
+) -> None:
+    received = room.now()  # before parsing: the arrival time of actions and pongs alike
+    _handle(_parse(text, limit), conn, room, actions, resyncs, received)
 
 
 async def _pause(conn: Connection) -> None:

@@ -48,7 +48,10 @@ class Viewer:
         self.seq += 1
         self._send_frame(f'{{"type":"patch","seq":{self.seq},"ops":{ops_text}}}')
 
-    def send_snapshot(self, key: int | None, view_text: str) -> None:
+    def send_snapshot(self, key: int | None, view_text: str, racing: bool = False) -> None:
+        """A snapshot of view ``key``; ``racing``: a reaction race may be judged with this connection
+        in that view (every change of view comes with a snapshot, so the peer hears of it here)."""
+        self.peer.set_racing(racing)
         self.seq += 1
         self.view_key = key
         self.needs_snapshot = False

@@ -32,6 +32,7 @@ def dumps(obj: Any) -> str:
 class Frames:
     def __init__(self, engine: Engine[Any, Any]) -> None:
         self.engine = engine
+        self._races = engine.has_races()
         self._room_view: dict[str, Any] | None = None
         self._game_views: dict[ViewKey, dict[str, Any]] = {}
         self._game_views_of: Any = None
@@ -86,6 +87,7 @@ class Frames:
                 replaced.append(old)
             self._last_sent[key] = new
             snapshot_text: str | None = None
+            racing = key is not PUBLIC and self._races  # a seat of a game with reaction races
             for viewer in viewers:
                 in_step = viewer.view_key == key and old is not None
                 # A viewer in step gets the patch even when it also asked for a resync, so that
@@ -97,7 +99,7 @@ class Frames:
                         snapshot_text = dumps(new)
                     if not viewer.needs_snapshot:
                         viewer.snapshot_reason = "seat"
-                    viewer.send_snapshot(key, snapshot_text)
+                    viewer.send_snapshot(key, snapshot_text, racing)
 
 
 def _seat(

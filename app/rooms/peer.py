@@ -38,4 +38,8 @@ class Peer(Protocol):
         """Queue a frame (``seq``: the number of a state frame). False when the backlog was full:
         it has been emptied, this frame included, and the room decides what comes next."""
 
+    def set_racing(self, racing: bool) -> None:
+        """Whether a reaction race may be judged with this connection's link (a seat of a game with
+        races): its clock sync is then kept fresher. Told with every snapshot (unchanged: no-op)."""
+
     def close(self, code: int, error: str, message: str) -> None: ...

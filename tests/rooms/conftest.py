@@ -68,6 +68,8 @@ class FakePeer:
         self.frames: list[dict[str, Any]] = []
         self.overflows = 0
         self.closed_with: tuple[int, str] | None = None
+        self.racing: bool | None = None
+        """What the room last told it: may a race be judged with its link (None: nothing yet)."""
         self._clock, self._rtt, self._jitter, self._write_ms = clock, rtt, jitter, write_ms
         self._written: list[tuple[int, int]] = []
 
@@ -92,6 +94,9 @@ class FakePeer:
         self.queue.append(text)
         self.frames.append(json.loads(text))
         return True
+
+    def set_racing(self, racing: bool) -> None:
+        self.racing = racing
 
     def close(self, code: int, error: str, message: str) -> None:
         self.closed_with = (code, error)
