@@ -30,7 +30,7 @@ from starlette.websockets import WebSocket
 from app.engines.race import Verified
 from app.observability.metrics import IGNORED, ConnectionMetrics
 from app.realtime import transport
-from app.realtime.ping_schedule import PING_BURST, PingSchedule
+from app.realtime.ping_schedule import PingSchedule
 from app.realtime.round_trip import RoundTrip
 from app.realtime.write_watch import WriteWatch, write_watch
 from app.rooms.clocksync import ClockSync
@@ -155,6 +155,11 @@ class Connection:
         return self.sync.jitter
 
     @property
+    def ping_gap(self) -> float:
+        """Seconds from the latest ping to the next one, as planned (see the ping schedule)."""
+        return self._ping_gap
+
+    @property
     def verified(self) -> Verified | None:
         return self.round_trip.verified
 
@@ -212,7 +217,7 @@ class Connection:
     def start_pings(self, schedule: PingSchedule) -> None:
         """Clock-sync pings from now on, on ``schedule``: a quick burst first."""
         self._schedule = schedule
-        self._plan_ping(asyncio.get_running_loop().time() + PING_BURST[0])
+        self._plan_ping(asyncio.get_running_loop().time() + schedule.burst[0])
 
     def _plan_ping(self, at: float) -> None:
         """The next ping at loop time ``at``: one timer per ping, however busy the connection."""

@@ -52,6 +52,8 @@ class PingSchedule:
     """The longest interval of a racing connection on a steady link."""
     watching_s: float
     """The interval of a connection no race is judged with, on a steady link."""
+    burst: tuple[float, ...] = PING_BURST
+    """Delays before the first pings: the first is the delay of the first ping itself."""
 
     def after(self, sent: int, gap: float, steady: int, racing: bool) -> float:
         """Seconds from ping number ``sent`` (the first is 1) to the next one.
@@ -59,8 +61,8 @@ class PingSchedule:
         ``gap``: the seconds before ping ``sent`` (what this returned last time); ``steady``: the
         connection's :attr:`~app.rooms.clocksync.ClockSync.steady`.
         """
-        if sent < len(PING_BURST):
-            return PING_BURST[sent]
+        if sent < len(self.burst):
+            return self.burst[sent]
         if steady < STEADY_SAMPLES:
             return self.short_s
         if not racing:

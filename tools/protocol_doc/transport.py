@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from app.config import Settings
+from app.engines import ENGINES
 from app.realtime.messages import (
     CLOSE_CODES,
     CODE_DOCS,
@@ -35,6 +36,7 @@ ROOM_VIEW_KEYS: dict[str, str] = {
 
 def _lifecycle(settings: Settings, ex: Examples) -> str:
     kib = settings.max_frame_bytes // 1024
+    racing = ", ".join(e.title for e in ENGINES.values() if e.has_races())
     return f"""\
 ## Connection lifecycle
 
@@ -105,19 +107,24 @@ client may safely resend an action whose answer it never saw.
 All server times are **room-clock** milliseconds (integers), the clock every deadline and
 `reveal_at` in the view uses.
 
-* **Server to client** (the one that matters). The server sends `ping` with its time `t` right after
-  the join (six pings within 0.25 s, three more within the next 2 s), then every
-  {settings.ping_interval_s:g} s. Answer at once with `pong` echoing `id` and `t`, with `t2` = your clock
-  when the ping arrived and `t3` = your clock when you send the pong (use one monotonic clock for
-  everything, e.g. `performance.timeOrigin + performance.now()` in a browser). The server measures,
-  per sample, `rtt = (t4 - t1) - (t3 - t2)` and `offset = ((t1 - t2) + (t4 - t3)) / 2` (t1 = `t`,
-  t4 = when the pong arrived; room time = your time + offset). Over the last 16 samples it keeps the
-  smallest round trip (`rtt`), the jitter band (the 90th percentile minus that, at most twice the
-  median minus that) and the offset of the fastest sample, and sends all three in its next `ping`s.
-  **Show every countdown as `deadline - (your clock + offset)`.** The round trip and jitter bound
-  what a reaction race may credit (see the race ruling under Slap), and never above the round trip
-  the server measured on your TCP connection where it has one. A `pong` without `t2`/`t3` is not
-  counted.
+* **Server to client** (the one that matters). The server sends `ping` with its time `t` right after the
+  join (six pings within 0.25 s, three more within the next 2 s), then every
+  {settings.ping_interval_s:g} s while your link's samples still move (fewer than four in a row agree
+  with the estimate, or one far off it: a round trip above the jitter band or below the smallest, an
+  offset your round trips cannot explain). On a steady link the pings slow down: a seat of a running
+  game with reaction races ({racing}) is pinged at intervals doubling up to
+  {settings.ping_racing_max_s:g} s, and pinged at once when such a game starts; every other connection
+  (spectators, the lobby, games without races) every {settings.ping_watching_s:g} s. Answer at once with
+  `pong` echoing `id` and `t`, with `t2` = your clock when the ping arrived and `t3` = your clock when
+  you send the pong (use one monotonic clock for everything, e.g. `performance.timeOrigin +
+  performance.now()` in a browser). The server measures, per sample, `rtt = (t4 - t1) - (t3 - t2)` and
+  `offset = ((t1 - t2) + (t4 - t3)) / 2` (t1 = `t`, t4 = when the pong arrived; room time = your time +
+  offset). Over the last 16 samples it keeps the smallest round trip (`rtt`), the jitter band (the 90th
+  percentile minus that, at most twice the median minus that) and the offset of the fastest sample, and
+  sends all three in its next `ping`s. **Show every countdown as `deadline - (your clock + offset)`.**
+  The round trip and jitter bound what a reaction race may credit (see the race ruling under Slap), and
+  never above the round trip the server measured on your TCP connection where it has one. A `pong`
+  without `t2`/`t3` is not counted.
 * **Client to server** (optional, if you want your own estimate). Send `ping` with `t0` = your clock;
   the server answers `pong` with `t0`, `t1` (when it received the ping) and `t2` (when it sent the
   pong). With `t3` = your clock on receipt: `offset = ((t1 - t0) + (t2 - t3)) / 2` and
