@@ -15,11 +15,13 @@ player it lists the action kinds with their shapes: entries without a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from app.engines.base import JSON
 from app.engines.ranking import seats_with_highest
-from app.engines.rummy.melds import KIND_JSON
+from app.engines.rummy.melds import KIND_JSON, Meld, MeldCheck, Table
+from app.engines.rummy.problems import Problem
 from app.engines.rummy.state import Phase, RoundRecord, RummyState, TurnRecord
 from app.engines.rummy.table import draft_verdict
 
@@ -49,15 +51,40 @@ def legal(state: RummyState, seat: int | None) -> list[JSON]:
     return kinds
 
 
+# One JSON object per distinct set, table, verdict and problem: what did not change is then the very
+# same object in consecutive views, which the room's diff passes over without looking inside (a
+# draft step changes one set of many). Views are read-only, so sharing them is safe.
+
+
+@lru_cache(maxsize=1 << 14)
+def meld_json(meld: Meld) -> JSON:
+    return meld.to_json()
+
+
+@lru_cache(maxsize=1 << 12)
+def table_json(table: Table) -> list[JSON]:
+    return [meld_json(m) for m in table]
+
+
+@lru_cache(maxsize=1 << 12)
+def verdict_json(check: MeldCheck) -> JSON:
+    return {"kind": KIND_JSON[check.kind], "ok": check.ok, "value": check.value}
+
+
+@lru_cache(maxsize=1 << 12)
+def problem_json(problem: Problem) -> JSON:
+    return problem.to_json()
+
+
 def draft_json(state: RummyState) -> JSON:
     seat = state.seat
     check = draft_verdict(
         state.table, state.hands[seat], state.draft, state.opened[seat], state.options.opening_min
     )
     return {
-        "table": [m.to_json() for m in state.draft],
-        "sets": [{"kind": KIND_JSON[c.kind], "ok": c.ok, "value": c.value} for c in check.sets],
-        "problems": [p.to_json() for p in check.problems],
+        "table": table_json(state.draft),
+        "sets": [verdict_json(c) for c in check.sets],
+        "problems": [problem_json(p) for p in check.problems],
         "valid": check.ok,
         "placed": len(check.played),
         "steps": len(state.undo),
@@ -110,7 +137,7 @@ def views(state: RummyState, seats: Sequence[int | None]) -> dict[int | None, JS
     options = state.options
     turn = state.phase is Phase.TURN
     minutes = options.match_minutes
-    table = [m.to_json() for m in state.table]
+    table = table_json(state.table)
     draft = draft_json(state) if turn else None
     counts: list[dict[str, Any]] = [
         {"cards": len(state.working_hand(i)), "opened": state.opened[i], "away": state.away(i)}
