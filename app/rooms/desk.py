@@ -21,6 +21,7 @@ from app.rooms import leaving
 from app.rooms.audience import Viewer
 from app.rooms.errors import RoomError
 from app.rooms.frames import dumps, room_view_of
+from app.rooms.inbox import Admin, Call
 from app.rooms.lobby import Lobby, Member
 from app.rooms.peer import Peer
 from app.rooms.replay import seat_setups
@@ -37,6 +38,35 @@ T = TypeVar("T")
 class LobbyDesk:
     def __init__(self, room: Room) -> None:
         self.room = room
+
+    async def run_call(self, item: Call) -> None:
+        """A command through ``Room.call``: its caller hears back after the turn's commit, since
+        an input it queued may still be refused by the log."""
+        room = self.room
+        queued = self._queued()
+        try:
+            result = await item.fn()
+        except Exception as exc:
+            item.done.set_exception(room.refusal(exc))
+            return
+        room.answers.result(item.done, result, logged=self._queued() > queued)
+
+    async def run_admin(self, item: Admin) -> None:
+        """A host command from a socket: acked after the broadcast that carries its effect."""
+        room = self.room
+        viewer = room.viewers.get(item.peer)
+        try:
+            await item.fn()
+        except Exception as exc:
+            refusal = room.refusal(exc)
+            room.reject(item.peer, item.client_id, refusal.code, refusal.message)
+        else:
+            if viewer is not None:
+                room.answers.ack(viewer, item.client_id)
+
+    def _queued(self) -> int:
+        game = self.room.game
+        return 0 if game is None else len(game.pending)
 
     async def take(self, draft: Lobby) -> None:
         """Make ``draft`` the room's lobby once its writes are stored; until then nothing changes."""

@@ -9,3 +9,7 @@ class RoomError(Exception):
         self.code = code
         self.message = message
         self.status = status
+
+
+SERVER_ERROR = ("SERVER_ERROR", "The server could not do that; nothing changed. Please try again.")
+"""Code and message of an input refused because something failed while handling it (not the rules)."""

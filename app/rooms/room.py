@@ -22,7 +22,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from app.db.event_log import EventLog, is_stale_owner
+from app.db.event_log import EventLog
 from app.db.store import Store
 from app.engines.base import JSON, Engine, IllegalAction, Move, Timing
 from app.engines.step import Input, Tick
@@ -32,10 +32,11 @@ from app.rooms.audience import Viewer
 from app.rooms.bots import BotPace, BotSeats
 from app.rooms.clock import Clock
 from app.rooms.desk import LobbyDesk
-from app.rooms.errors import RoomError
+from app.rooms.errors import SERVER_ERROR, RoomError
 from app.rooms.frames import PUBLIC, Frames, ViewKey, room_view_of
 from app.rooms.inbox import Action, Admin, Answers, Call, Item, Resync, reject_text
 from app.rooms.lobby import Lobby, Member
+from app.rooms.ownership import Ownership
 from app.rooms.peer import Peer
 from app.rooms.race_timing import RaceTiming
 from app.rooms.table import Table
@@ -49,7 +50,6 @@ T = TypeVar("T")
 RETRY_MS = 1_000
 """How long a room waits before firing a timer again after it failed (or the log refused it)."""
 
-SERVER_ERROR = ("SERVER_ERROR", "The server could not do that; nothing changed. Please try again.")
 
 
 class Room:
@@ -85,9 +85,8 @@ class Room:
         self.frames = Frames(self.engine)
         self.store = store
         self.desk = LobbyDesk(self)
-        self._log, self.fence = event_log, fence  # fence: see app.cluster.leases
-        self._lost = lost
-        """Gives the room up (the manager's ``let_go``) once the database says another process holds it."""
+        self._log = event_log
+        self.ownership = Ownership(code, fence, lost, metrics.stale_owner)
         self._clock = clock
         self._offset = clock_offset
         self._inbox: deque[Item] = deque()
@@ -119,6 +118,10 @@ class Room:
     @property
     def host_id(self) -> str:
         return self.lobby.host_id
+
+    @property
+    def fence(self) -> int | None:
+        return self.ownership.fence
 
     def now(self) -> int:
         return self._clock.now() + self._offset
@@ -165,18 +168,8 @@ class Room:
         self._post(Resync(peer, "reset"))
 
     async def write(self, fn: Callable[[int | None], Awaitable[T]]) -> T:
-        """A write on the room's behalf, ``fn(fence)`` under its owner's fence (None: one process,
-        nothing checked). Refused because another process holds the room now, the write fails as
-        any other (nothing changed) and the room is given up: it may never write again."""
-        try:
-            return await fn(self.fence)
-        except Exception as exc:
-            if is_stale_owner(exc):
-                log.warning("room=%s a write was refused: another process holds the room", self.code)
-                self.metrics.stale_owner()
-                if self._lost is not None and not self.put_away:  # (a room put away is leaving already)
-                    self._lost(self.code)
-            raise
+        """A write on the room's behalf, ``fn(fence)`` under its owner's fence (app/rooms/ownership.py)."""
+        return await self.ownership.write(fn, leaving=self.put_away)
 
     def _post(self, item: Item) -> None:
         if self.put_away:  # unloaded between a lookup and this input: the next lookup loads it again
@@ -215,9 +208,9 @@ class Room:
                     else:
                         viewer.needs_snapshot, viewer.snapshot_reason = True, item.reason
             elif isinstance(item, Admin):
-                await self._handle_admin(item)
+                await self.desk.run_admin(item)
             else:
-                await self._handle_call(item)
+                await self.desk.run_call(item)
         now = self.now()
         self._fire_due(now)
         self._run_bots(now)
@@ -227,36 +220,12 @@ class Room:
         self.broadcast()
         self.answers.send()
 
-    async def _handle_call(self, item: Call) -> None:
-        queued = self._queued()
-        try:
-            result = await item.fn()
-        except Exception as exc:
-            item.done.set_exception(self._as_refusal(exc))
-            return
-        # The caller hears back after the commit: an input it queued may still be refused by the log.
-        self.answers.result(item.done, result, logged=self._queued() > queued)
-
-    def _queued(self) -> int:
-        return 0 if self.game is None else len(self.game.pending)
-
-    def _as_refusal(self, exc: Exception) -> Exception:
+    def refusal(self, exc: Exception) -> RoomError:
+        """What a command that failed answers: its own refusal, or (a bug, logged) ``SERVER_ERROR``."""
         if isinstance(exc, RoomError):
             return exc
         log.error("room=%s command failed", self.code, exc_info=exc)
         return RoomError(*SERVER_ERROR, 503)
-
-    async def _handle_admin(self, item: Admin) -> None:
-        viewer = self.viewers.get(item.peer)
-        try:
-            await item.fn()
-        except Exception as exc:
-            refusal = self._as_refusal(exc)
-            assert isinstance(refusal, RoomError)
-            self._reject(item.peer, item.client_id, refusal.code, refusal.message)
-        else:
-            if viewer is not None:
-                self.answers.ack(viewer, item.client_id)
 
     def next_deadline(self) -> int | None:
         """The room-clock time of the game's next timer or bot, if any."""
@@ -327,10 +296,10 @@ class Room:
         game = self.game
         member = self.members.get(peer.player_id)
         if member is None or not member.seated:
-            self._reject(peer, client_id, "NOT_SEATED", "Only seated players can act; you are watching.")
+            self.reject(peer, client_id, "NOT_SEATED", "Only seated players can act; you are watching.")
             return
         if game is None or self.status != "playing":
-            self._reject(peer, client_id, "NO_GAME", "No game is running in this room.")
+            self.reject(peer, client_id, "NO_GAME", "No game is running in this room.")
             return
         assert member.seat is not None
         seat = member.seat
@@ -342,9 +311,9 @@ class Room:
             move = Move(seat, item.action, item.at, peer.rtt, self._timing(seat, viewer))
             self.play(move, client_id)
         except IllegalAction as exc:
-            self._reject(peer, client_id, exc.code, exc.message, exc.detail)
+            self.reject(peer, client_id, exc.code, exc.message, exc.detail)
         except RoomError as exc:
-            self._reject(peer, client_id, exc.code, exc.message)
+            self.reject(peer, client_id, exc.code, exc.message)
         else:
             self.answers.ack(viewer, client_id, seat=seat)
 
@@ -419,7 +388,7 @@ class Room:
         self.bots.end()
         self.frames.invalidate()
 
-    def _reject(
+    def reject(
         self, peer: Peer, client_id: str, code: str, message: str, detail: JSON | None = None
     ) -> None:
         viewer = self.viewers.get(peer)

@@ -152,7 +152,7 @@ def _socket_codes() -> Iterator[tuple[str, int, str | int]]:
                 name = (
                     node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
                 )
-                if name in {"close", "_close_peers", "_reject", "_send_error", "_Refused"}:
+                if name in {"close", "_close_peers", "_reject", "reject", "_send_error", "_Refused"}:
                     for arg in [*node.args, *(k.value for k in node.keywords)]:
                         if isinstance(arg, ast.Constant) and isinstance(arg.value, int | str):
                             value = arg.value
