@@ -76,3 +76,23 @@ def test_the_views_of_several_seats_at_once_are_each_seats_own_view(name: str) -
     deadline = engine.next_deadline(midway)
     stopped = step(engine, midway, HostEnd(0 if deadline is None else deadline))
     assert engine.views(stopped, keys) == {seat: engine.view(stopped, seat) for seat in keys}
+
+
+@pytest.mark.parametrize("name", sorted(ALL_ENGINES))
+def test_a_game_has_races_exactly_when_it_names_race_stimuli(name: str) -> None:
+    engine = ALL_ENGINES[name]
+    players = engine.max_players
+    options = engine.options_model.model_validate(fast_options(name))
+    named: list[str] = []
+    choosers = [random_player_for(name)] * players
+    for game_no in range(10):
+        playout(
+            engine,
+            players,
+            options,
+            f"races-{name}-{game_no}",
+            random.Random(game_no),
+            choosers,
+            on_step=lambda state: named.extend(engine.stimuli(state)),
+        )
+    assert engine.has_races() == bool(named) and stoppable(engine).has_races() == engine.has_races()

@@ -233,6 +233,9 @@ class SlapEngine(Engine[SlapState, SlapOptions]):
 
     # -- race capabilities -------------------------------------------------------
 
+    def has_races(self) -> bool:
+        return True
+
     def stimuli(self, state: SlapState) -> tuple[str, ...]:
         """An open flip is a race stimulus, pair or not (the room must not learn more than players)."""
         if state.phase in (Phase.FLIP_OPEN, Phase.RACE):

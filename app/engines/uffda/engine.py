@@ -125,6 +125,9 @@ class UffdaEngine(Engine[UffdaState, UffdaOptions]):
 
     # -- race capabilities -------------------------------------------------------
 
+    def has_races(self) -> bool:
+        return True
+
     def stimuli(self, state: UffdaState) -> tuple[str, ...]:
         """Each mistake still catchable or in flight is a live stimulus (rules 5.5)."""
         return penalties.stimuli(state)
