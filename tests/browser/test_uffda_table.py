@@ -66,7 +66,6 @@ SNAP_JS = """() => {
     can_next: legal('.uf-next'),
     can_place: legal('.uf-place'),
     can_remove: legal('.uf-remove'),
-    can_declare: document.querySelector('.uf-say')?.classList.contains('late') ?? false,
   };
 }"""
 
@@ -151,7 +150,12 @@ def double_chance(snap: Snap) -> bool:
 
 @dataclass
 class Director:
-    """Chooses the active player's next move (and the shouts) from the table everyone sees."""
+    """Chooses the active player's next move (and the shouts) from the table everyone sees.
+
+    Its players say UFF-DA! with every release to one card but the staged one that is caught, so
+    none ever owes a late declaration. The table offers one after every such release all the same
+    (it must not tell a player whether they forgot), so the director never presses it: the
+    server would refuse a declaration nobody owes."""
 
     players: int
     done: set[str] = field(default_factory=set)
@@ -190,8 +194,6 @@ class Director:
                 self.done.add("coin_call")
                 return ("next_owing", seat)
             return ("place_coin", seat)
-        if snap["can_declare"]:
-            return ("declare", seat)
         free = snap["double"] is None
         if step == "OPEN" and seat in self.waiting and not snap["branches"][seat]["coin"] and piles and free:
             return ("draw", seat, self.pile(snap), False)
@@ -335,9 +337,6 @@ class Game:
         elif kind in ("place_coin", "remove_coin"):
             label = "Place coin" if kind == "place_coin" else "Remove coin"
             await self.press(seat, page.get_by_role("button", name=label))
-        elif kind == "declare":
-            await self.press(seat, page.get_by_role("button", name="Say UFF-DA! (late)"))
-            return await self.settle(before)
         elif kind == "call":
             _, caller, call, target, say = move
             give = director.give(snap, caller, call, target)
