@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -97,12 +98,20 @@ def test_a_slap_with_another_reaction_time_is_caught(saved: dict[str, Path], tmp
 
 
 def test_a_leekha_card_played_in_place_of_another_is_caught(saved: dict[str, Path], tmp_path: Path) -> None:
+    # The stand-in is the card played just before, with no other input between (so in the same
+    # round): nobody can hold it any more. A card the player did hold can go unnoticed when the
+    # round is thrown in before the swap shows.
     def change(data: dict[str, Any]) -> None:
-        play = moves(data, "play_card")[5]
-        play["action"]["card"] = "G14" if play["action"]["card"] != "G14" else "R14"
+        events = data["events"]
+        earlier, later = next(
+            (a, b)
+            for a, b in pairwise(events)
+            if all(e["kind"] == "move" and e["action"]["type"] == "play_card" for e in (a, b))
+        )
+        later["action"]["card"] = earlier["action"]["card"]
 
     run = verify(str(altered(saved["leekha"], tmp_path, change)))
-    assert run.returncode == 1 and "MISMATCH" in run.stdout
+    assert run.returncode == 1 and "MISMATCH" in run.stdout and "NOT_IN_HAND" in run.stdout
 
 
 @pytest.mark.parametrize("game", ["slap", "leekha"])
