@@ -24,7 +24,7 @@ from app.realtime.messages import Action, Admin, Code, Hello, Ping, Pong, Resync
 from app.realtime.ping_schedule import ping_schedule
 from app.realtime.ratelimit import TokenBucket
 from app.realtime.round_trip import RoundTrip
-from app.rooms.errors import RoomError
+from app.rooms.errors import MOVED, RoomError
 from app.rooms.room import Room
 from app.services import Services
 from app.validation import ACTION, BoundsError, check_json, forbidden_char
@@ -230,12 +230,14 @@ async def _serve(ws: WebSocket, services: Services, code: str) -> None:
     resyncs = TokenBucket(settings.resync_per_s, settings.resync_burst, time.monotonic())
     try:
         await _read_loop(ws, conn, room, actions, resyncs, settings.max_frame_bytes)
-    except (WebSocketDisconnect, RoomError):  # RoomError: the room left this process (app.cluster)
+    except WebSocketDisconnect:
         pass
+    except RoomError:  # the room left this process (app.cluster) or was put away meanwhile
+        conn.close(*MOVED)  # unless it is closing already: the client reconnects to where it is now
     finally:
         with contextlib.suppress(RoomError):
             await room.call(lambda: room.disconnect(conn))
-        await conn.stop()
+        await conn.finish()
 
 
 async def _read_loop(

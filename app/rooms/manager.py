@@ -26,7 +26,7 @@ from app.engines import get_engine
 from app.observability.metrics import IGNORED, RoomMetrics
 from app.rooms.bots import BotPace
 from app.rooms.clock import Clock
-from app.rooms.errors import RoomError
+from app.rooms.errors import MOVED, RoomError
 from app.rooms.loader import CHECKPOINT_MS, rebuild, resume_time
 from app.rooms.lobby import validate_options
 from app.rooms.room import Room
@@ -261,7 +261,7 @@ class RoomManager:
         room.put_away = True
         await room.stop()
         for peer in list(room.viewers):
-            peer.close(1012, "SERVER_ERROR", "This table moved to another server; reconnecting.")
+            peer.close(*MOVED)
 
     async def unload_idle(self, min_idle_ms: int | None = None) -> int:
         """Put away every room idle (no connection, nothing queued, no deadline or bot) for at
