@@ -623,22 +623,25 @@ def render(synth: list[SyntheticRow], tables: list[TableResult]) -> str:
             "server rtt/jitter A, B |"
         )
         lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
-        for t in tables:
-            rs = t.races
-            waits = [r.close_wait for r in rs]
-            links = ", ".join(f"{rtt}/{jit}" for rtt, jit in t.links)
-            gain = t.gain(1)
-            faster = _pct(t.share(lambda r: r.winner == r.truly_faster))
-            lines.append(
-                f"| {t.scenario.title()} | {len(rs)} | {faster} | "
-                f"{_pct(t.share(lambda r: r.arrival_winner == r.truly_faster))} | "
-                f"{_pct(t.share(lambda r: r.tied))} | {_pct(t.share(lambda r: r.winner == 0))} | "
-                f"{'-' if gain is None else f'{gain[0]:.0f} ({gain[1]:.0f}) ms'} | "
-                f"{_pct(t.share(lambda r: r.flagged[0]))} / {_pct(t.share(lambda r: r.flagged[1]))} | "
-                f"{_pct(t.share(lambda r: r.unverified[0]))} / {_pct(t.share(lambda r: r.unverified[1]))} | "
-                f"{statistics.median(waits) if waits else '-'} ms | {links} |"
-            )
+        lines.extend(_table_row(t) for t in tables)
     return "\n".join(lines)
+
+
+def _table_row(t: TableResult) -> str:
+    rs = t.races
+    waits = [r.close_wait for r in rs]
+    links = ", ".join(f"{rtt}/{jit}" for rtt, jit in t.links)
+    gain = t.gain(1)
+    faster = _pct(t.share(lambda r: r.winner == r.truly_faster))
+    return (
+        f"| {t.scenario.title()} | {len(rs)} | {faster} | "
+        f"{_pct(t.share(lambda r: r.arrival_winner == r.truly_faster))} | "
+        f"{_pct(t.share(lambda r: r.tied))} | {_pct(t.share(lambda r: r.winner == 0))} | "
+        f"{'-' if gain is None else f'{gain[0]:.0f} ({gain[1]:.0f}) ms'} | "
+        f"{_pct(t.share(lambda r: r.flagged[0]))} / {_pct(t.share(lambda r: r.flagged[1]))} | "
+        f"{_pct(t.share(lambda r: r.unverified[0]))} / {_pct(t.share(lambda r: r.unverified[1]))} | "
+        f"{statistics.median(waits) if waits else '-'} ms | {links} |"
+    )
 
 
 def as_json(synth: list[SyntheticRow], tables: list[TableResult]) -> dict[str, Any]:
@@ -678,7 +681,8 @@ async def _run_tables(
         async with limit:
             target = ("127.0.0.1", port)
             result = await run_table(http_base, target, sc, races, seed=next(counter), timeout_s=timeout_s)
-            print(f"  {sc.title()}: {len(result.races)} races in {result.seconds:.0f} s", file=sys.stderr)
+            # Each row as it is done (a whole table takes long): the same line the final table has.
+            print(f"{_table_row(result)}  ({result.seconds:.0f} s)", file=sys.stderr, flush=True)
             return result
 
     return list(await asyncio.gather(*(one(sc) for sc in scenarios)))
