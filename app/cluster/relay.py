@@ -38,6 +38,7 @@ from app.cluster.leases import Lease
 from app.cluster.wire import pack, scope_in, scope_out
 from app.observability.metrics import RelayTotals
 from app.realtime import transport
+from app.rooms.errors import MOVED
 
 log = logging.getLogger(__name__)
 
@@ -369,9 +370,7 @@ async def _give_up(edge: _Edge, send: Send, started: bool) -> None:
     with contextlib.suppress(Exception):
         if edge.kind == "websocket":
             if started:
-                await send(
-                    {"type": "websocket.close", "code": 1012, "reason": "The table moved; reconnecting."}
-                )
+                await send({"type": "websocket.close", "code": MOVED[0], "reason": MOVED[2]})
             else:
                 await send({"type": "websocket.close", "code": 1013})
         elif not started:

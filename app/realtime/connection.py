@@ -409,14 +409,11 @@ class Connection:
             self._empty()
             self.closed.set()
 
-    async def finish(self) -> None:
+    async def stop(self) -> None:
         """The connection's end: a close already asked for goes out first (each write the watch
         bounds), else the writer stops at once."""
         if self._close is not None and self._writer is not None:
             await self.closed.wait()
-        await self.stop()
-
-    async def stop(self) -> None:
         await cancel_and_wait(self._writer)
         self._unwatch()
         self._empty()

@@ -237,7 +237,7 @@ async def _serve(ws: WebSocket, services: Services, code: str) -> None:
     finally:
         with contextlib.suppress(RoomError):
             await room.call(lambda: room.disconnect(conn))
-        await conn.finish()
+        await conn.stop()
 
 
 async def _read_loop(

@@ -14,6 +14,6 @@ class RoomError(Exception):
 SERVER_ERROR = ("SERVER_ERROR", "The server could not do that; nothing changed. Please try again.")
 """Code and message of an input refused because something failed while handling it (not the rules)."""
 
-MOVED = (1012, "SERVER_ERROR", "This table moved to another server; reconnecting.")
+MOVED = (1012, SERVER_ERROR[0], "This table moved to another server; reconnecting.")
 """Close code, error code and message for the sockets of a room that left this process (another
 holds it now, or it was put away): the client's reconnect finds it where it is now."""

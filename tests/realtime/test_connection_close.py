@@ -50,7 +50,7 @@ async def test_a_close_asked_for_goes_out_after_the_queued_frames_before_the_con
     conn = connection(socket)
     conn.send('{"type": "patch", "seq": 1}', seq=1)
     conn.close(*MOVED)
-    await conn.finish()
+    await conn.stop()
     assert [f["type"] for f in socket.sent] == ["patch", "error"]
     assert socket.sent[1]["code"] == MOVED[1]
     assert socket.closed_with == (MOVED[0], MOVED[2])
@@ -60,6 +60,6 @@ async def test_a_close_asked_for_goes_out_after_the_queued_frames_before_the_con
 async def test_a_connection_with_no_close_asked_for_finishes_at_once() -> None:
     socket = Socket()
     conn = connection(socket)
-    await conn.finish()
+    await conn.stop()
     assert conn.closed.is_set()
     assert socket.closed_with is None
