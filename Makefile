@@ -41,8 +41,11 @@ run: $(VENV)/.installed
 	$(BIN)/alembic upgrade head
 	$(BIN)/uvicorn app.main:app --host $(HOST) --port $(PORT) $(UVICORN_FLAGS)
 
+# The suite runs in TEST_WORKERS processes (pytest-xdist; each test file stays on one worker, so a
+# module's shared server boots once); TEST_WORKERS=0 runs it all in one process.
+TEST_WORKERS ?= 2
 test: $(VENV)/.installed
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check $(LINT_PATHS) migrations
