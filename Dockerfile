@@ -6,11 +6,15 @@
 #   BORDET_SECRET  signs player tokens; set it (e.g. `openssl rand -hex 32`) and keep it
 FROM python:3.11-slim
 
+# MALLOC_ARENA_MAX: glibc gives every thread (each SQLite connection has one) a malloc arena of its
+# own, and memory freed in one is not reused by another; two arenas keep a long-running server flat.
+
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    PIP_ROOT_USER_ACTION=ignore
+    PIP_ROOT_USER_ACTION=ignore \
+    MALLOC_ARENA_MAX=2
 
 WORKDIR /app
 

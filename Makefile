@@ -37,9 +37,10 @@ $(VENV)/.installed: $(BIN)/python requirements.lock requirements-dev.lock pyproj
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $@
 
+# MALLOC_ARENA_MAX=2 as in the Dockerfile (why: there).
 run: $(VENV)/.installed
 	$(BIN)/alembic upgrade head
-	$(BIN)/uvicorn app.main:app --host $(HOST) --port $(PORT) $(UVICORN_FLAGS)
+	MALLOC_ARENA_MAX=2 $(BIN)/uvicorn app.main:app --host $(HOST) --port $(PORT) $(UVICORN_FLAGS)
 
 # The suite runs in TEST_WORKERS processes (pytest-xdist; each test file stays on one worker, so a
 # module's shared server boots once); TEST_WORKERS=0 runs it all in one process.

@@ -208,6 +208,11 @@ def create_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
             connect_args.setdefault("dsn", derived["dsn"])
         if connect_args:
             kwargs["connect_args"] = connect_args
+    elif sqlite_file(parsed) is not None and "poolclass" not in kwargs:
+        # Each pooled aiosqlite connection is a thread with its own page cache and malloc arena;
+        # SQLite writes one at a time anyway, so SQLAlchemy's default of up to 15 only held memory.
+        kwargs.setdefault("pool_size", SQLITE_POOL_SIZE)
+        kwargs.setdefault("max_overflow", SQLITE_POOL_OVERFLOW)
     engine = create_async_engine(parsed, **kwargs)
     if parsed.drivername.startswith("sqlite"):
         event.listen(engine.sync_engine, "connect", _sqlite_on_connect)
@@ -220,12 +225,19 @@ def json_text(value: Any) -> str:
 
 
 #: Every SQLite connection of the app, the engine's and the event log's own, starts with these.
+#: The page cache is per connection and only grows (2 MiB each by default) as the log grows; the
+#: operating system caches the file for all of them, so 1 MiB each costs reads nothing measurable.
 SQLITE_PRAGMAS = (
     "PRAGMA journal_mode=WAL",
     "PRAGMA synchronous=NORMAL",
     "PRAGMA foreign_keys=ON",
     "PRAGMA busy_timeout=30000",
+    "PRAGMA cache_size=-1024",
 )
+
+#: Connections a SQLite file's engine keeps, and how many more it opens under a burst.
+SQLITE_POOL_SIZE = 4
+SQLITE_POOL_OVERFLOW = 4
 
 
 def _sqlite_on_connect(dbapi_connection: Any, connection_record: ConnectionPoolEntry) -> None:

@@ -107,3 +107,15 @@ def test_libpq_params_go_to_the_asyncpg_dsn() -> None:
     assert dict(url.query) == {"options": "-cx=1"}
     plain = make_url("postgresql+asyncpg://u@h/db")
     assert _pg_libpq_params(plain) == (plain, None)
+
+
+async def test_a_sqlite_file_keeps_a_small_pool_of_connections_with_small_page_caches(tmp_path: Path) -> None:
+    # Each pooled aiosqlite connection is a thread with a page cache of its own: memory that a
+    # long-running server kept growing while SQLite still wrote one transaction at a time.
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'x.db'}")
+    try:
+        assert (engine.pool.size(), engine.pool._max_overflow) == (4, 4)  # type: ignore[attr-defined]
+        async with engine.connect() as conn:
+            assert (await conn.execute(text("PRAGMA cache_size"))).scalar_one() == -1024
+    finally:
+        await engine.dispose()
