@@ -100,9 +100,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         manager.start_housekeeping()
         lag = LoopLagProbe(metrics.lagged)
         lag.start()
+        trimmer = heap.Trimmer()
+        trimmer.start()
         try:
             yield
         finally:
+            await trimmer.stop()
             await lag.stop()
             node = app.state.services.node
             if node is not None:
