@@ -10,7 +10,8 @@
     warm-up rooms, reads the server's RSS (``/proc/<pid>/status`` VmRSS), then creates ``--rooms``
     public lobby rooms over HTTP with at most ``--concurrency`` requests in flight. Reads RSS and
     ``bordet_rooms_loaded`` (``GET /metrics``) right after, then polls until no room is loaded
-    (bounded by ``--unload-timeout``) and reads RSS again. Prints the cost per room while loaded
+    (bounded by ``--unload-timeout``) and reads RSS again, and once more after the server's next
+    heap trim (:class:`app.heap.Trimmer`, once a minute). Prints the cost per room while loaded
     and what is left per room once they are all put away, then checks that one random room still
     answers ``GET /api/rooms/{code}`` (loaded again on demand) and that the paged ``GET /api/rooms``
     still lists every room created.
@@ -63,6 +64,7 @@ from sqlalchemy.pool import NullPool
 from app.db.event_log import EventLog
 from app.db.store import Store, create_engine, migrate, normalize_url
 from app.engines import ALL_ENGINES
+from app.heap import TRIM_EVERY_S
 from app.rooms.clock import MonotonicClock
 from app.rooms.manager import RoomManager
 from bench import history
@@ -94,6 +96,8 @@ PAGE = 100
 DEFAULT_PG_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 
 IDLE_ENV = {**SERVER_ENV, "BORDET_ROOM_IDLE_S": "1"}
+TRIM_WAIT_S = TRIM_EVERY_S + 5
+"""Memory freed by the rooms put away goes back to the system at the server's next heap trim."""
 """``SERVER_ENV`` raises the players/rooms per minute and rooms per host for 127.0.0.1."""
 
 
@@ -142,6 +146,7 @@ class Cycle:
 
     loaded_mb: float | None = None
     unloaded_mb: float | None = None
+    trimmed_mb: float | None = None
     loaded_after_create: int = 0
     loaded_after_wait: int = -1
     create_s: float = 0.0
@@ -227,6 +232,9 @@ async def one_cycle(
     c.loaded_after_wait = await wait_unloaded(lobby.http, not args.real_clock, args.unload_timeout)
     c.unload_s = time.perf_counter() - started
     c.unloaded_mb = proc_rss_mb(server.pid)
+    say(f"all put away; waiting {TRIM_WAIT_S:.0f} s for the server's next heap trim")
+    await asyncio.sleep(TRIM_WAIT_S)
+    c.trimmed_mb = proc_rss_mb(server.pid)
     return c, codes
 
 
@@ -264,6 +272,7 @@ def render_idle(args: IdleArgs, f: IdleFigures, server: ServerProcess) -> str:
         lines += [
             f"{'right after creating' + tag:36} {mb(c.loaded_mb):>8} {c.loaded_after_create:>13}",
             f"{'after the idle ones left' + tag:36} {mb(c.unloaded_mb):>8} {c.loaded_after_wait:>13}",
+            f"{'after the next heap trim' + tag:36} {mb(c.trimmed_mb):>8} {'':>13}",
         ]
     lines.append("")
     start_mb = f.before_mb
@@ -274,6 +283,8 @@ def render_idle(args: IdleArgs, f: IdleFigures, server: ServerProcess) -> str:
             "  ((right after creating - before this batch) / rooms of the batch)",
             f"{tag}per room after unloading:  {kb_per(c.unloaded_mb, f.before_mb, n * args.rooms)}"
             "  ((after unloading - before) / rooms created so far)",
+            f"{tag}per room after the heap trim: {kb_per(c.trimmed_mb, f.before_mb, n * args.rooms)}"
+            "  ((after the trim - before) / rooms created so far)",
             f"{tag}created in {c.create_s:.1f} s ({args.rooms / max(c.create_s, 1e-9):.0f} rooms/s); "
             f"all put away {c.unload_s:.1f} s later"
             + ("" if c.loaded_after_wait == 0 else f" (NOT all: {c.loaded_after_wait} still loaded)"),

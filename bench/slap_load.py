@@ -132,6 +132,7 @@ SERVER_ENV = {
     "BORDET_ROOMS_PER_MIN": "1000000",
     "BORDET_ROOMS_PER_HOST": "1000000",
     "BORDET_SOCKETS_PER_ADDRESS": "1000000",
+    "MALLOC_ARENA_MAX": "2",  # as the Dockerfile and `make run` start the server
 }
 
 OPEN_PHASES = ("FLIP_OPEN", "RACE")

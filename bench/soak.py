@@ -80,7 +80,6 @@ SOAK_ENV = {
     "BORDET_BOT_THINK_MS": "150-400",
     "BORDET_SEAT_HOLD_S": "2",
     "BORDET_SPECTATORS_PER_ROOM": "1000",  # 2,000 sockets watch 50 tables
-    "MALLOC_ARENA_MAX": "2",  # as the Dockerfile and `make run` start the server
 }
 
 GAMES: dict[str, dict[str, Any]] = {
