@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -37,7 +38,15 @@ T = TypeVar("T")
 
 class LobbyDesk:
     def __init__(self, room: Room) -> None:
-        self.room = room
+        # A weak reference: the room owns its desk, and a desk that held its room too would make
+        # every room put away wait for a full garbage collection (rare on a quiet server).
+        self._room = weakref.ref(room)
+
+    @property
+    def room(self) -> Room:
+        room = self._room()
+        assert room is not None, "a desk outlived its room"
+        return room
 
     async def run_call(self, item: Call) -> None:
         """A command through ``Room.call``: its caller hears back after the turn's commit, since
