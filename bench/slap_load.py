@@ -737,7 +737,11 @@ class Lobby:
         self.http = httpx.AsyncClient(
             base_url=base,
             timeout=HTTP_TIMEOUT,
-            limits=httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency),
+            # Idle connections are dropped before uvicorn's keep-alive (5 s) can close one under a
+            # request (a ReadError on a loaded machine).
+            limits=httpx.Limits(
+                max_connections=concurrency, max_keepalive_connections=concurrency, keepalive_expiry=2.0
+            ),
         )
         self.gate = asyncio.Semaphore(concurrency)
 
