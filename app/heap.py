@@ -12,11 +12,11 @@ young threshold is raised, so a young pass happens per tens of thousands of surv
 rather than per hundreds, and middle and full passes become rare. Cyclic garbage is still found,
 only in larger, rarer passes; refcounting frees everything else at once as before.
 
-:class:`Trimmer` hands freed memory back to the operating system once a minute. Frames, patches
-and socket buffers are larger than Python's small-object allocator takes, so they come from the C
-allocator, which returns freed memory only from the top of its heap: one live block above many
-freed ones keeps them all. A 60-minute soak crept up by 12 MB in its last half that way (one
-``malloc_trim`` on that server gave back 11 MB). glibc only; elsewhere the trimmer does nothing.
+:func:`keep_trimmed` hands freed memory back to the operating system once a minute. Frames,
+patches and socket buffers are larger than Python's small-object allocator takes, so they come from
+the C allocator, which returns freed memory only from the top of its heap: one live block above
+many freed ones keeps them all (one ``malloc_trim`` on a soak server at minute 31 gave back 11 MB
+of its 247 MB). glibc only; elsewhere there is nothing to call and nothing is started.
 """
 
 from __future__ import annotations
@@ -26,8 +26,6 @@ import ctypes
 import ctypes.util
 import gc
 from collections.abc import Callable
-
-from app.tasks import cancel_and_wait
 
 TRIM_EVERY_S = 60.0
 
@@ -61,23 +59,9 @@ def trim() -> bool:
     return MALLOC_TRIM is not None and MALLOC_TRIM(0) == 1
 
 
-class Trimmer:
-    """:func:`trim` every ``interval`` seconds, in a worker thread (ctypes lets go of the
-    interpreter lock, so the event loop goes on while the allocator's heap is walked)."""
-
-    def __init__(self, interval: float = TRIM_EVERY_S) -> None:
-        self._interval = interval
-        self._task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        if MALLOC_TRIM is not None:
-            self._task = asyncio.create_task(self._run(), name="heap-trim")
-
-    async def stop(self) -> None:
-        await cancel_and_wait(self._task)
-        self._task = None
-
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(self._interval)
-            await asyncio.to_thread(trim)
+async def keep_trimmed(interval: float = TRIM_EVERY_S) -> None:
+    """:func:`trim` every ``interval`` seconds until cancelled, in a worker thread (ctypes lets go
+    of the interpreter lock, so the event loop goes on while the allocator's heap is walked)."""
+    while True:
+        await asyncio.sleep(interval)
+        await asyncio.to_thread(trim)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import secrets
@@ -38,6 +39,7 @@ from app.rooms.manager import Lifecycle, RoomManager
 from app.security import TokenSigner
 from app.services import Services
 from app.static_assets import Assets
+from app.tasks import cancel_and_wait
 from app.validation import forbidden_char
 
 if TYPE_CHECKING:
@@ -100,12 +102,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         manager.start_housekeeping()
         lag = LoopLagProbe(metrics.lagged)
         lag.start()
-        trimmer = heap.Trimmer()
-        trimmer.start()
+        trimming = asyncio.create_task(heap.keep_trimmed(), name="heap-trim") if heap.MALLOC_TRIM else None
         try:
             yield
         finally:
-            await trimmer.stop()
+            await cancel_and_wait(trimming)
             await lag.stop()
             node = app.state.services.node
             if node is not None:

@@ -11,7 +11,7 @@
     public lobby rooms over HTTP with at most ``--concurrency`` requests in flight. Reads RSS and
     ``bordet_rooms_loaded`` (``GET /metrics``) right after, then polls until no room is loaded
     (bounded by ``--unload-timeout``) and reads RSS again, and once more after the server's next
-    heap trim (:class:`app.heap.Trimmer`, once a minute). Prints the cost per room while loaded
+    heap trim (:func:`app.heap.keep_trimmed`, once a minute). Prints the cost per room while loaded
     and what is left per room once they are all put away, then checks that one random room still
     answers ``GET /api/rooms/{code}`` (loaded again on demand) and that the paged ``GET /api/rooms``
     still lists every room created.
@@ -96,9 +96,9 @@ PAGE = 100
 DEFAULT_PG_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 
 IDLE_ENV = {**SERVER_ENV, "BORDET_ROOM_IDLE_S": "1"}
+"""``SERVER_ENV`` raises the players/rooms per minute and rooms per host for 127.0.0.1."""
 TRIM_WAIT_S = TRIM_EVERY_S + 5
 """Memory freed by the rooms put away goes back to the system at the server's next heap trim."""
-"""``SERVER_ENV`` raises the players/rooms per minute and rooms per host for 127.0.0.1."""
 
 
 def say(message: str) -> None:
