@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import weakref
 from typing import Protocol
 
 
@@ -24,29 +25,42 @@ class Clock(Protocol):
 
 
 class MonotonicClock:
-    """Wall-clock anchored at start, then driven by ``time.monotonic`` (never goes back)."""
+    """Wall-clock anchored at start, then driven by ``time.monotonic`` (never goes back).
+
+    A deadline is an alarm that sets the waiter's ``wake`` event; it stays armed between waits
+    while the deadline stays the same (a turn's timer over all the moves of that turn), instead
+    of a timer made and cancelled around every wait.
+    """
 
     runs_on_its_own = True
 
     def __init__(self) -> None:
         self._base = int(time.time() * 1000)
         self._mono = time.monotonic()
+        self._alarms: weakref.WeakKeyDictionary[asyncio.Event, tuple[int, asyncio.TimerHandle]] = (
+            weakref.WeakKeyDictionary()
+        )
 
     def now(self) -> int:
         return self._base + int((time.monotonic() - self._mono) * 1000)
 
     async def wait(self, wake: asyncio.Event, deadline: int | None) -> None:
-        if deadline is None:
-            await wake.wait()
-            return
-        delay = (deadline - self.now()) / 1000
-        if delay <= 0:
-            return
-        try:
-            async with asyncio.timeout(delay):
-                await wake.wait()
-        except TimeoutError:
-            pass
+        armed = self._alarms.get(wake)
+        if armed is not None and armed[0] != deadline:
+            armed[1].cancel()
+            del self._alarms[wake]
+            armed = None
+        if deadline is not None and armed is None:
+            delay = (deadline - self.now()) / 1000
+            if delay <= 0:
+                return
+            loop = asyncio.get_running_loop()
+            self._alarms[wake] = (deadline, loop.call_at(loop.time() + delay, self._ring, wake))
+        await wake.wait()
+
+    def _ring(self, wake: asyncio.Event) -> None:
+        self._alarms.pop(wake, None)  # rung: the next wait for this deadline finds it due
+        wake.set()
 
 
 class ManualClock:

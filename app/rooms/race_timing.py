@@ -52,8 +52,9 @@ class RaceTiming:
         for viewers in seated.values():
             for viewer in viewers:
                 notes = viewer.stimuli
-                for stale in [k for k in notes if k not in live]:
-                    del notes[stale]
+                if notes:
+                    for stale in [k for k in notes if k not in live]:
+                        del notes[stale]
                 for stimulus in live:
                     if stimulus not in notes:
                         notes[stimulus] = (viewer.seq, now)

@@ -324,7 +324,8 @@ class Room:
 
     def _timing(self, seat: int, via: Viewer | None) -> Timing | None:
         """Every seat's link for a move by ``seat`` through ``via`` (None: a bot) while a race is live."""
-        seated = [(key, v) for v in self.viewers.values() if (key := self.key_of(v.player_id)) is not None]
+        # A generator: looked at only while a race is live (most moves of most games race nothing).
+        seated = ((key, v) for v in self.viewers.values() if (key := self.key_of(v.player_id)) is not None)
         seats = 0 if self.game is None else len(self.game.rec.seats)
         return self.races.timing(self._live_stimuli(), seat, via, seated, self.bots.playing(), seats)
 
@@ -372,11 +373,9 @@ class Room:
 
     async def _finish_if_over(self) -> None:
         game = self.game
-        if game is None or self.status != "playing":
+        if game is None or self.status != "playing" or not self.engine.is_over(game.committed):
             return
         outcome = self.engine.result(game.committed)
-        if not outcome.finished:
-            return
         try:
             result = outcome.to_json()
             finished = await self.write(lambda fence: self.store.finish_game(game.rec.id, result, fence))

@@ -35,6 +35,8 @@ def test_random_games_end_replay_identically_and_never_show_the_seed(name: str, 
         views_seen: list[bytes] = []
 
         def check(state: object, views_seen: list[bytes] = views_seen) -> None:
+            # The room asks ``is_over`` after every turn and builds the result only then.
+            assert engine.is_over(state) == engine.result(state).finished
             for seat in [*range(players), None]:
                 views_seen.append(orjson.dumps(engine.view(state, seat)))
 

@@ -494,6 +494,23 @@ def test_view_shows_why_the_draft_would_be_rejected():
     assert ENGINE.view(state, C)["draft"]["problems"] == [p.to_json() for p in error.problems]
 
 
+def test_a_draft_step_leaves_what_it_did_not_change_the_same_object_in_every_view():
+    # The room's diff passes over an unchanged part without looking inside only if it is the very
+    # same object as in the view before (rules 2.4: the draft is rebuilt step by step in public).
+    state = arrange(new_game(), ["R9 Y9 B6 K1", None, None], [laid("B7 B8 B9")], opened=True)
+    state = send(state, A, "move", card="R09a", to="new")
+    before = ENGINE.views(state, [A, B, None])
+    after = ENGINE.views(send(state, A, "move", card="Y09a", to={"set": 1}), [A, B, None])
+    for seat in (A, B, None):
+        for part in ("table", "totals", "scores", "winners", "legal", "hand"):
+            if part != "hand" or seat == B:
+                assert after[seat][part] is before[seat][part], (seat, part)
+    assert "Y09a" in before[A]["hand"] and "Y09a" not in after[A]["hand"]
+    assert after[B]["seats"][B] is before[B]["seats"][B] and after[B]["seats"][A] != before[B]["seats"][A]
+    assert after[A]["draft"]["table"][0] is before[A]["draft"]["table"][0]
+    assert after[A]["draft"]["sets"][0] is before[A]["draft"]["sets"][0]
+
+
 # -- 23-26. round and match end ------------------------------------------------------
 
 

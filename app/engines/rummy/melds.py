@@ -58,6 +58,11 @@ class Meld:
     def to_json(self) -> JSON:
         return {"kind": KIND_JSON[self.kind], "cards": list(self.cards)}
 
+    def check(self) -> MeldCheck:
+        """:func:`check_meld` of this set, memoised: a draft step changes one set of the table, and
+        every check of the table judges them all."""
+        return _meld_check(self)
+
 
 Table = tuple[Meld, ...]
 
@@ -159,6 +164,7 @@ def _run(cards: Sequence[str], naturals: Naturals, errors: list[str]) -> tuple[i
 
 
 @lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 12)
 def meld_key(kind: Kind | None, cards: tuple[str, ...]) -> tuple[str | None, tuple[str, ...]]:
     """What makes two sets "the same set": kind and cards, jokers interchangeable,
     a group's order irrelevant, a run's order kept (rules 3.5 V5).
@@ -168,3 +174,8 @@ def meld_key(kind: Kind | None, cards: tuple[str, ...]) -> tuple[str | None, tup
     """
     canon = tuple("J" if is_joker(c) else c for c in cards)
     return (kind, tuple(sorted(canon)) if kind is Kind.GROUP else canon)
+
+
+@lru_cache(maxsize=1 << 12)
+def _meld_check(meld: Meld) -> MeldCheck:
+    return check_meld(meld.cards, meld.kind)

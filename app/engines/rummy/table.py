@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from app.engines.cards import CardId
 from app.engines.rummy.deck import KNOWN, is_joker
-from app.engines.rummy.melds import Meld, MeldCheck, Table, check_meld, meld_key
+from app.engines.rummy.melds import Meld, MeldCheck, Table, meld_key
 from app.engines.rummy.problems import (
     DUPLICATE_CARD,
     EMPTY_SET,
@@ -39,6 +39,12 @@ def cards_of(table: Sequence[Meld]) -> list[CardId]:
     return [c for meld in table for c in meld.cards]
 
 
+@lru_cache(maxsize=64)
+def table_cards(t0: Table) -> frozenset[CardId]:
+    """The cards of a turn's starting table: every check of that turn's drafts asks."""
+    return frozenset(cards_of(t0))
+
+
 def partition_problems(
     t0: Table, hand: Collection[str], table: Sequence[Meld], on_table: Collection[str] | None = None
 ) -> tuple[Problem, ...]:
@@ -51,7 +57,7 @@ Problem(code='UNKNOWN_CARD', set=1, cards=('X99',), points=None), \
 Problem(code='TABLE_CARD_MISSING', set=None, cards=('B09a',), points=None))
     """
     if on_table is None:
-        on_table = frozenset(cards_of(t0))
+        on_table = table_cards(t0)
     placed = cards_of(table)
     unique = set(placed)
     fine = len(unique) == len(placed) and unique.issuperset(on_table) and all(meld.cards for meld in table)
@@ -108,18 +114,18 @@ def check_table(
     rest is not judged (the layout is not a table the player could make).
     """
     as_given = tuple(table)
-    on_table = frozenset(cards_of(t0))
+    on_table = table_cards(t0)
     conservation = partition_problems(t0, hand, as_given, on_table)
     if conservation:
         return TableCheck(as_given, (), conservation, ())
-    checks = tuple(check_meld(m.cards, m.kind) for m in as_given)
+    checks = tuple(m.check() for m in as_given)
     played = tuple(c for m in as_given for c in m.cards if c not in on_table)
     problems: list[Problem] = []
     if not played:
         problems.append(Problem(NO_HAND_CARD_PLAYED))
     for i, check in enumerate(checks):
         if check.errors:
-            problems.extend(Problem(code, i) for code in check.errors)
+            problems.extend(set_problems(check.errors, i))
     if not _jokers_keep_numbers(t0, as_given, checks):
         problems.append(Problem(JOKER_NUMBER_CHANGED))
     if not opened:
@@ -129,6 +135,17 @@ def check_table(
         for m, c in zip(as_given, checks, strict=True)
     )
     return TableCheck(resolved, checks, tuple(problems), played)
+
+
+@lru_cache(maxsize=1 << 10)
+def set_problems(errors: tuple[str, ...], index: int) -> tuple[Problem, ...]:
+    """The problems of set ``index``: the same objects in every check (a draft keeps most sets)."""
+    return tuple(Problem(code, index) for code in errors)
+
+
+@lru_cache(maxsize=64)
+def _set_keys(t0: Table) -> Counter[tuple[str | None, tuple[str, ...]]]:
+    return Counter(meld_key(m.kind, m.cards) for m in t0)
 
 
 @lru_cache(maxsize=256)
@@ -147,7 +164,7 @@ def _jokers_keep_numbers(t0: Table, table: Sequence[Meld], checks: Sequence[Meld
     to stand for anything, so this only reports a change no fix of those sets
     could undo.
     """
-    numbers = [n for m in t0 for n in check_meld(m.cards, m.kind).jokers]
+    numbers = [n for m in t0 for n in m.check().jokers]
     if not numbers:
         return True
     before = Counter(numbers)
@@ -160,19 +177,18 @@ def _opening_problems(
     t0: Table, on_table: frozenset[str], table: Sequence[Meld], checks: Sequence[MeldCheck], opening_min: int
 ) -> list[Problem]:
     """V5: every set of t0 unchanged, the other sets only hand cards, worth ``opening_min``."""
-    left = Counter(meld_key(m.kind, m.cards) for m in t0)
+    left = dict(_set_keys(t0))
     mixed: int | None = None
     total = 0
     for i, (meld, check) in enumerate(zip(table, checks, strict=True)):
-        key = meld_key(check.kind, meld.cards)
-        if check.ok and left[key] > 0:
+        if check.ok and left.get(key := meld_key(check.kind, meld.cards), 0) > 0:
             left[key] -= 1
-        elif any(c in on_table for c in meld.cards):
+        elif not on_table.isdisjoint(meld.cards):
             mixed = i if mixed is None else mixed
         else:
             total += check.value
     problems: list[Problem] = []
-    if mixed is not None or left.total():
+    if mixed is not None or any(left.values()):
         problems.append(Problem(OPENING_TABLE_CHANGED, mixed))
     if total < opening_min:
         problems.append(Problem(OPENING_BELOW_MIN, points=total))
@@ -194,7 +210,7 @@ def salvage(
     keep: list[Meld] = []
     back: list[CardId] = []
     for meld in draft:
-        if check_meld(meld.cards, meld.kind).ok:
+        if meld.check().ok:
             keep.append(meld)
         else:
             back.extend(meld.cards)

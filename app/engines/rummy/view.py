@@ -33,27 +33,44 @@ DECLARE_SHAPE: JSON = {"set": "<set index>", "kind": '<"group" | "run" | null>'}
 DRAFT_SHAPE: JSON = {"table": '<[{"kind": "group" | "run" | null (optional), "cards": [ids]}, ...]>'}
 
 
+# One JSON object per distinct set, table, verdict, problem, hand, score table...: what did not change
+# is then the very same object in consecutive views, which the room's diff passes over without
+# looking inside (a draft step changes one set of many, and one hand). Views are read-only, so
+# sharing them is safe.
+
+
 def legal(state: RummyState, seat: int | None) -> list[JSON]:
     if seat is None or state.phase is not Phase.TURN or seat != state.seat:
-        return []
-    turn = {"turn_id": state.turn_id}
+        return tuple_json(())
+    return turn_legal(state.turn_id, bool(state.undo), state.draft != state.table)
+
+
+@lru_cache(maxsize=256)
+def turn_legal(turn_id: int, can_undo: bool, can_reset: bool) -> list[JSON]:
+    turn = {"turn_id": turn_id}
     kinds: list[JSON] = [
         {"type": "move", **turn, **MOVE_SHAPE},
         {"type": "declare", **turn, **DECLARE_SHAPE},
         {"type": "draft", **turn, **DRAFT_SHAPE},
     ]
-    if state.undo:
+    if can_undo:
         kinds.append({"type": "undo", **turn})
-    if state.draft != state.table:
+    if can_reset:
         kinds.append({"type": "reset", **turn})
     kinds.append({"type": "commit", **turn})
     kinds.append({"type": "draw", **turn})
     return kinds
 
 
-# One JSON object per distinct set, table, verdict and problem: what did not change is then the very
-# same object in consecutive views, which the room's diff passes over without looking inside (a
-# draft step changes one set of many). Views are read-only, so sharing them is safe.
+@lru_cache(maxsize=1 << 12)
+def tuple_json(items: tuple[Any, ...]) -> list[Any]:
+    """A hand, the totals, the winners: a tuple of JSON scalars as a (shared) list."""
+    return list(items)
+
+
+@lru_cache(maxsize=1 << 10)
+def seat_json(cards: int, opened: bool, away: bool) -> JSON:
+    return {"cards": cards, "opened": opened, "away": away}
 
 
 @lru_cache(maxsize=1 << 14)
@@ -92,8 +109,12 @@ def draft_json(state: RummyState) -> JSON:
 
 
 def last_json(last: TurnRecord | None, seat: int | None) -> JSON | None:
-    if last is None:
-        return None
+    return None if last is None else turn_json(last, seat == last.seat)
+
+
+@lru_cache(maxsize=256)
+def turn_json(last: TurnRecord, drawer: bool) -> JSON:
+    """The last turn's summary; ``drawer``: seen by the seat that drew (its drawn cards shown)."""
     return {
         "turn_id": last.turn_id,
         "seat": last.seat,
@@ -101,7 +122,7 @@ def last_json(last: TurnRecord | None, seat: int | None) -> JSON | None:
         "at": last.at,
         "played": list(last.played),
         "drew": len(last.drawn),
-        "drawn": list(last.drawn) if seat == last.seat else None,
+        "drawn": list(last.drawn) if drawer else None,
         "returned": last.returned,
         "rebuilt": last.rebuilt,
         "new_sets": last.new_sets,
@@ -120,8 +141,13 @@ def record_json(record: RoundRecord) -> JSON:
     }
 
 
+@lru_cache(maxsize=256)
+def scores_json(history: tuple[RoundRecord, ...]) -> list[JSON]:
+    return [record_json(r) for r in history]
+
+
 def winners(state: RummyState) -> list[int]:
-    return list(seats_with_highest(state.totals)) if state.phase is Phase.MATCH_OVER else []
+    return tuple_json(tuple(seats_with_highest(state.totals)) if state.phase is Phase.MATCH_OVER else ())
 
 
 def view(state: RummyState, seat: int | None) -> JSON:
@@ -139,12 +165,10 @@ def views(state: RummyState, seats: Sequence[int | None]) -> dict[int | None, JS
     minutes = options.match_minutes
     table = table_json(state.table)
     draft = draft_json(state) if turn else None
-    counts: list[dict[str, Any]] = [
-        {"cards": len(state.working_hand(i)), "opened": state.opened[i], "away": state.away(i)}
-        for i in range(state.players)
-    ]
-    totals = list(state.totals)
-    scores = [record_json(r) for r in state.history]
+    hands = [state.working_hand(i) for i in range(state.players)]
+    counts = [seat_json(len(hands[i]), state.opened[i], state.away(i)) for i in range(state.players)]
+    totals = tuple_json(state.totals)
+    scores = scores_json(state.history)
     won = winners(state)
     return {
         seat: {
@@ -160,7 +184,7 @@ def views(state: RummyState, seats: Sequence[int | None]) -> dict[int | None, JS
             "opening_min": options.opening_min,
             "table": table,
             "draft": draft,
-            "hand": None if seat is None else list(state.working_hand(seat)),
+            "hand": None if seat is None else tuple_json(hands[seat]),
             "seats": counts,
             "passes": state.passes,
             "totals": totals,
