@@ -25,15 +25,26 @@ from starlette.types import Scope, Send
 from starlette.websockets import WebSocket
 
 SCOPE_KEY = "bordet.transport"
+SEND_KEY = "bordet.send"
 
 
 def note(scope: Scope, send: Send) -> None:
-    """Keep the transport under the server's ``send`` in ``scope`` (see the module docstring);
-    call it with the ``send`` the server gave, before any middleware wraps it."""
+    """Keep the transport under the server's ``send`` in ``scope`` (see the module docstring), and
+    that ``send`` itself (:func:`server_send`); call it with the ``send`` the server gave, before
+    any middleware wraps it."""
+    scope[SEND_KEY] = send
     transport = getattr(getattr(send, "__self__", None), "transport", None)
     # Duck-typed: uvloop's transports are not asyncio.BaseTransport subclasses.
     if hasattr(transport, "abort") and hasattr(transport, "get_extra_info"):
         scope[SCOPE_KEY] = transport
+
+
+def server_send(ws: WebSocket) -> Send | None:
+    """The server's own ASGI ``send`` under ``ws``, where :func:`note` kept it: a frame written through
+    it skips Starlette's per-message checks, which a socket past its accept has no use for."""
+    scope = getattr(ws, "scope", None)  # (a test's stand-in socket has none)
+    send: Send | None = None if scope is None else scope.get(SEND_KEY)
+    return send
 
 
 def abort(ws: WebSocket) -> bool:
