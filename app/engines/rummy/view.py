@@ -170,32 +170,37 @@ def views(state: RummyState, seats: Sequence[int | None]) -> dict[int | None, JS
     totals = tuple_json(state.totals)
     scores = scores_json(state.history)
     won = winners(state)
-    return {
-        seat: {
-            "game": "rummy",
-            "phase": state.phase.value,
-            "round": state.round,
-            "rounds": None if minutes else options.rounds,
-            "match_ends_at": state.match_started_at + minutes * 60_000 if minutes else None,
-            "turn_id": state.turn_id,
-            "turn": state.seat if turn else None,
-            "deadline": state.deadline,
-            "pool": len(state.pool),
-            "opening_min": options.opening_min,
-            "table": table,
-            "draft": draft,
-            "hand": None if seat is None else tuple_json(hands[seat]),
-            "seats": counts,
-            "passes": state.passes,
-            "totals": totals,
-            "scores": scores,
-            "last": last_json(state.last, seat),
-            "winners": won,
-            "you": seat,
-            "legal": legal(state, seat),
-        }
-        for seat in seats
+    public: JSON = {
+        "game": "rummy",
+        "phase": state.phase.value,
+        "round": state.round,
+        "rounds": None if minutes else options.rounds,
+        "match_ends_at": state.match_started_at + minutes * 60_000 if minutes else None,
+        "turn_id": state.turn_id,
+        "turn": state.seat if turn else None,
+        "deadline": state.deadline,
+        "pool": len(state.pool),
+        "opening_min": options.opening_min,
+        "table": table,
+        "draft": draft,
+        "hand": None,
+        "seats": counts,
+        "passes": state.passes,
+        "totals": totals,
+        "scores": scores,
+        "last": None,
+        "winners": won,
+        "you": None,
+        "legal": None,
     }
+    each: dict[int | None, JSON] = {}
+    for seat in seats:  # the public part copied (in its key order), the seat's own parts set
+        view = each[seat] = public.copy()
+        view["hand"] = None if seat is None else tuple_json(hands[seat])
+        view["last"] = last_json(state.last, seat)
+        view["you"] = seat
+        view["legal"] = legal(state, seat)
+    return each
 
 
 def result_detail(state: RummyState) -> JSON:
