@@ -77,6 +77,9 @@ def run_eagerly(coro: Awaitable[None]) -> Awaitable[None] | None:
 
     What Python 3.12's eager tasks do, without a task: a socket write that does not have to wait
     (nearly every one) then costs no task and no event-loop round (measured: about 5 µs a frame).
+    Its first step runs in the caller's task (or in none, from a callback), so ``coro`` must not
+    lean on the task it runs in (``asyncio.timeout``, ``current_task``): an ASGI server's ``send``
+    (uvicorn's, the cluster relay's) only waits on events.
 
     >>> async def quick() -> None:
     ...     pass
