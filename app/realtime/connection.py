@@ -8,10 +8,10 @@ and its receive window is full) ends the connection: the transport is aborted, s
 one stuck client holds is at most the backlog bound plus the server's socket buffer, and its
 seat shows as disconnected at once.
 
-A frame for a connection with nothing waiting is written at once, from the caller, when the socket
-takes it without waiting (nearly always; a task per frame cost about 5 µs of each frame's 7); only
-a write that has to wait starts the writer, and the frames after it queue behind it. So the writer
-is a task only while there is something to write: an idle connection holds no task, coroutine or
+The backlog is written by the event loop's one flush callback (:mod:`app.realtime.write_soon`), each
+frame the socket takes without waiting (nearly all: a task per frame cost about 5 µs of each frame's
+7); only a write that has to wait starts the writer task, and the frames after it wait for it. So
+the writer is a task only while a write waits: an idle connection holds no task, coroutine or
 future of its own, only its ping timer (pings follow :mod:`app.realtime.ping_schedule`;
 the room says whether a race may be judged with this connection, :meth:`Connection.set_racing`).
 
@@ -35,6 +35,7 @@ from app.observability.metrics import IGNORED, ConnectionMetrics
 from app.realtime import transport
 from app.realtime.ping_schedule import PingSchedule
 from app.realtime.round_trip import RoundTrip
+from app.realtime.write_soon import WriteSoon, write_soon
 from app.realtime.write_watch import WriteWatch, write_watch
 from app.rooms.clocksync import ClockSync
 from app.tasks import Signal, cancel_and_wait, run_eagerly
@@ -79,6 +80,7 @@ class Connection:
         "_head",
         "_high",
         "_limit",
+        "_listed",
         "_metrics",
         "_next_ping",
         "_now",
@@ -88,6 +90,7 @@ class Connection:
         "_racing",
         "_schedule",
         "_send_text",
+        "_soon",
         "_watch",
         "_write_timeout",
         "_writer",
@@ -154,6 +157,9 @@ class Connection:
         self._ping_id = 0
         self._ping_timer: asyncio.TimerHandle | None = None
         self._watch: WriteWatch | None = None
+        self._soon: WriteSoon | None = None
+        self._listed = False
+        """Waiting in the loop's write-soon list."""
         self.closed = Signal()
 
     @property
@@ -210,11 +216,38 @@ class Connection:
     def start(self) -> None:
         self._watch = write_watch()
         self._watch.join(self._write_timeout)
+        self._soon = write_soon()
 
     def _kick(self) -> None:
-        """Start the writer if it is not running (and the connection is not over)."""
-        if self._writer is None and not self.closed.is_set():
-            self._writer = asyncio.get_running_loop().create_task(self._write_loop())
+        """Have the backlog written in the loop's next round, unless the writer is at it (or the
+        connection is over)."""
+        if self._writer is None and not self._listed and not self.closed.is_set():
+            self._listed = True
+            assert self._soon is not None, "start() first"
+            self._soon.add(self)
+
+    def flush(self) -> None:
+        """The loop's flush: write the backlog, each frame the socket takes without waiting; a write
+        that has to wait, and the close, are the writer task's."""
+        self._listed = False
+        loop = asyncio.get_running_loop()
+        while self._writer is None and self._head < len(self._backlog) and not self.closed.is_set():
+            if self._backlog[self._head] is _CLOSE:
+                self._writer = loop.create_task(self._write_loop())
+                return
+            item = self._pop()
+            assert isinstance(item, tuple | _Ping)
+            text, seq = self._text_of(item)
+            self._metrics.sent(text)  # before the write, so a client that has it sees it counted
+            try:
+                rest = run_eagerly(self._send_text(text))
+            except Exception:  # the peer went away: the connection ends as after a failed write
+                self._writer = loop.create_task(self._end())
+                return
+            if rest is not None:
+                self._writer = loop.create_task(self._write_loop(rest, seq))
+                return
+            self._note_written(seq)
 
     def _unwatch(self) -> None:
         if self._watch is not None:
@@ -253,15 +286,10 @@ class Connection:
         await self._below_half.wait()
 
     def _push(self, item: _Item) -> bool:
-        """Write ``item`` now if nothing is waiting, else queue it if it fits; a frame always fits an
-        empty backlog (a big snapshot too)."""
+        """Queue ``item`` if it fits; a frame always fits an empty backlog (a big snapshot too)."""
         cost = _cost(item)
-        if self._head < len(self._backlog):
-            if self._bytes + cost > self._limit:
-                return False
-        elif self._writer is None and not self.closed.is_set():
-            self._write_now(item)
-            return True
+        if self._head < len(self._backlog) and self._bytes + cost > self._limit:
+            return False
         self._backlog.append(item)
         self._bytes += cost
         self._kick()
@@ -348,22 +376,6 @@ class Connection:
             if len(self._written) >= 2 * _WRITTEN:
                 del self._written[:_WRITTEN]
 
-    def _write_now(self, item: _Item) -> None:
-        """Write ``item`` from the caller; a write that has to wait is finished by the writer."""
-        assert isinstance(item, tuple | _Ping)
-        text, seq = self._text_of(item)
-        self._metrics.sent(text)
-        loop = asyncio.get_running_loop()
-        try:
-            rest = run_eagerly(self._send_text(text))
-        except Exception:  # the peer went away: the connection ends as after a failed write
-            self._writer = loop.create_task(self._end())
-            return
-        if rest is None:
-            self._note_written(seq)
-        else:
-            self._writer = loop.create_task(self._write_loop(rest, seq))
-
     async def _write(self, sending: Awaitable[None]) -> bool:
         """Hand one frame to the socket; False (and the connection cut off) if it takes too long."""
         watch = self._watch
@@ -406,7 +418,7 @@ class Connection:
 
     async def _write_loop(self, started: Awaitable[None] | None = None, seq: int | None = None) -> None:
         """Write until the backlog is empty (then the task ends), or until the connection ends;
-        ``started``: the rest of a write begun from the caller (frame ``seq``), finished first."""
+        ``started``: the rest of a write the flush began (frame ``seq``), finished first."""
         over = True
         try:
             if started is not None:
@@ -453,7 +465,9 @@ class Connection:
     async def stop(self) -> None:
         """The connection's end: a close already asked for goes out first (each write the watch
         bounds), else the writer stops at once."""
-        if self._close is not None and self._writer is not None:
+        if self._close is not None and not self.closed.is_set():
+            if self._writer is None:  # still waiting for the loop's flush: the writer takes it now
+                self._writer = asyncio.get_running_loop().create_task(self._write_loop())
             await self.closed.wait()
         await cancel_and_wait(self._writer)
         self._unwatch()
