@@ -204,11 +204,12 @@ class BordetApp(FastAPI):
             if scope["type"] == "websocket" and ROOM_SOCKET.fullmatch(scope["path"]):
                 # Counted here, where the client connected, whichever process serves its room.
                 ws = WebSocket(scope, receive, send)
-                transport.note(scope, send)  # a relayed socket's client is this process's to bound
-                transport.cap_send_buffer(ws)
-                await endpoint.counted(
-                    ws, self.state.services, lambda: node.route(scope, receive, send, self._here)
-                )
+                # A relayed socket's client is this process's to bound.
+                with transport.noted(scope, send):
+                    transport.cap_send_buffer(ws)
+                    await endpoint.counted(
+                        ws, self.state.services, lambda: node.route(scope, receive, send, self._here)
+                    )
                 return
             await node.route(scope, receive, send, self._here)
             return
@@ -223,8 +224,8 @@ class BordetApp(FastAPI):
         if scope["type"] == "websocket" and (match := ROOM_SOCKET.fullmatch(scope["path"])):
             scope["app"] = self
             scope["path_params"] = {"code": match["code"]}
-            transport.note(scope, send)
-            await endpoint.room_socket(WebSocket(scope, receive, send))
+            with transport.noted(scope, send):
+                await endpoint.room_socket(WebSocket(scope, receive, send))
             return
         await super().__call__(scope, receive, send)
 

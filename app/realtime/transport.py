@@ -3,9 +3,10 @@
 A client that stops reading fills its receive window; from then on every write waits
 (uvicorn pauses the protocol once its own buffer is past the high-water mark) and a
 close frame cannot be written either. The only way to free the connection is to abort
-the transport, which ASGI does not expose: :func:`note` finds it on the server's
+the transport, which ASGI does not expose: :func:`noted` finds it on the server's
 ``send`` callable (uvicorn's WebSocket protocols carry it as ``.transport``) and keeps
-it in the connection's scope. Under a server without one, :func:`abort` reports False
+it in the connection's scope
+while the socket is served. Under a server without one, :func:`abort` reports False
 and the caller falls back to closing through ASGI.
 
 The same transport gives the socket, and with it the kernel's own estimate of the
@@ -18,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import socket
 import struct
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,19 +30,31 @@ SCOPE_KEY = "bordet.transport"
 SEND_KEY = "bordet.send"
 
 
-def note(scope: Scope, send: Send) -> None:
+@contextlib.contextmanager
+def noted(scope: Scope, send: Send) -> Iterator[None]:
     """Keep the transport under the server's ``send`` in ``scope`` (see the module docstring), and
-    that ``send`` itself (:func:`server_send`); call it with the ``send`` the server gave, before
-    any middleware wraps it."""
+    that ``send`` itself (:func:`server_send`), for as long as the block runs; enter it with the
+    ``send`` the server gave, before any middleware wraps it.
+
+    Both are taken out again when the block ends: the server's protocol holds the scope, so either
+    left in it would make the protocol a reference cycle, which only a full pass of the collector
+    frees. A socket lives long enough to be in the oldest generation by then, and full passes are
+    rare (:mod:`app.heap`): every closed socket's protocol, parser and buffers would wait there.
+    """
     scope[SEND_KEY] = send
     transport = getattr(getattr(send, "__self__", None), "transport", None)
     # Duck-typed: uvloop's transports are not asyncio.BaseTransport subclasses.
     if hasattr(transport, "abort") and hasattr(transport, "get_extra_info"):
         scope[SCOPE_KEY] = transport
+    try:
+        yield
+    finally:
+        scope.pop(SEND_KEY, None)
+        scope.pop(SCOPE_KEY, None)
 
 
 def server_send(ws: WebSocket) -> Send | None:
-    """The server's own ASGI ``send`` under ``ws``, where :func:`note` kept it: a frame written through
+    """The server's own ASGI ``send`` under ``ws``, where :func:`noted` kept it: a frame written through
     it skips Starlette's per-message checks, which a socket past its accept has no use for."""
     scope = getattr(ws, "scope", None)  # (a test's stand-in socket has none)
     send: Send | None = None if scope is None else scope.get(SEND_KEY)
@@ -104,7 +118,7 @@ def kernel_round_trip(sock: socket.socket) -> KernelRoundTrip | None:
 
 
 def socket_of(ws: WebSocket) -> socket.socket | None:
-    """The TCP socket under a WebSocket, where the server exposes its transport (see :func:`note`)."""
+    """The TCP socket under a WebSocket, where the server exposes its transport (see :func:`noted`)."""
     transport: Any = ws.scope.get(SCOPE_KEY)
     sock = transport.get_extra_info("socket") if transport is not None else None
     return sock if isinstance(sock, socket.socket) or hasattr(sock, "getsockopt") else None

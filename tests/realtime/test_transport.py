@@ -1,12 +1,22 @@
-"""The transport helpers (app/realtime/transport.py): the kernel's round trip of a real TCP socket."""
+"""The transport helpers (app/realtime/transport.py): the kernel's round trip of a real TCP socket, and
+what a served socket leaves behind."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import gc
 import socket
+import weakref
 from collections.abc import Iterator
 
 import pytest
+import uvicorn
+from starlette.types import Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
+from websockets.asyncio.client import connect
 
+from app.realtime import transport
 from app.realtime.transport import kernel_round_trip
 
 
@@ -48,3 +58,47 @@ def test_a_closed_socket_has_no_kernel_round_trip(loopback: tuple[socket.socket,
     server, _ = loopback
     server.close()
     assert kernel_round_trip(server) is None
+
+
+async def test_a_served_socket_s_protocol_is_freed_without_the_collector_once_it_closes() -> None:
+    # A real uvicorn server and client. The protocol holds the scope; while the socket is served
+    # the scope holds the protocol's `send` and transport; once it is over, reference counting
+    # alone must free the protocol (the collector is off), not a rare full pass.
+    protocols: list[weakref.ref[object]] = []
+    served = asyncio.Event()
+    seen_in_scope: list[bool] = []
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        assert scope["type"] == "websocket"
+        ws = WebSocket(scope, receive, send)
+        try:
+            with transport.noted(scope, send):
+                seen_in_scope.append(transport.server_send(ws) is send)
+                protocols.append(weakref.ref(send.__self__))  # type: ignore[attr-defined]
+                await ws.accept()
+                await ws.send_text("hello")
+                with contextlib.suppress(WebSocketDisconnect):
+                    await ws.receive_text()
+            seen_in_scope.append(transport.SEND_KEY in scope or transport.SCOPE_KEY in scope)
+        finally:
+            served.set()
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", lifespan="off")
+    server = uvicorn.Server(config)
+    serving = asyncio.create_task(server.serve(sockets=[listener]))
+    gc.disable()
+    try:
+        async with connect(f"ws://127.0.0.1:{port}/", compression=None) as client:
+            assert await client.recv() == "hello"
+        await served.wait()
+        server.should_exit = True
+        await serving
+        assert seen_in_scope == [True, False]
+        assert protocols and protocols[0]() is None
+    finally:
+        gc.enable()
+        server.should_exit = True
+        await serving
+        listener.close()
