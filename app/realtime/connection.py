@@ -10,7 +10,9 @@ seat shows as disconnected at once.
 
 The backlog is written by the event loop's one flush callback (:mod:`app.realtime.write_soon`), each
 frame the socket takes without waiting (nearly all: a task per frame cost about 5 µs of each frame's
-7); only a write that has to wait starts the writer task, and the frames after it wait for it. So
+7); under uvicorn, what is queued goes in one write straight to the transport
+(:mod:`app.realtime.frame_writer`). Only a write that has to wait starts the writer task, and the
+frames after it wait for it. So
 the writer is a task only while a write waits: an idle connection holds no task, coroutine or
 future of its own, only its ping timer (pings follow :mod:`app.realtime.ping_schedule`;
 the room says whether a race may be judged with this connection, :meth:`Connection.set_racing`).
@@ -33,6 +35,7 @@ from starlette.websockets import WebSocket
 from app.engines.race import Verified
 from app.observability.metrics import IGNORED, ConnectionMetrics
 from app.realtime import transport
+from app.realtime.frame_writer import FrameWriter, frame_writer
 from app.realtime.ping_schedule import PingSchedule
 from app.realtime.round_trip import RoundTrip
 from app.realtime.write_soon import WriteSoon, write_soon
@@ -59,6 +62,9 @@ _WRITTEN = 32
 """How many recent state frames' write times a connection remembers."""
 MAX_PINGS = 16
 """Pings awaiting a pong that a connection remembers."""
+_RUN_BYTES = 64 * 1024
+"""What one direct write takes at most: the socket's buffer then pauses the protocol (flow control),
+so a client that stopped reading holds about as much in the server as with a write per frame."""
 
 _Item = tuple[str, int | None] | _Ping | object
 
@@ -76,6 +82,7 @@ class Connection:
         "_below_half",
         "_bytes",
         "_close",
+        "_frames",
         "_half",
         "_head",
         "_high",
@@ -124,6 +131,7 @@ class Connection:
             if server_send is None
             else lambda text: server_send({"type": "websocket.send", "text": text})
         )
+        self._frames = frame_writer(server_send)
         self.round_trip = round_trip or RoundTrip()
         self._metrics = metrics
         self.player_id = player_id
@@ -231,10 +239,18 @@ class Connection:
         that has to wait, and the close, are the writer task's."""
         self._listed = False
         loop = asyncio.get_running_loop()
+        frames = self._frames
         while self._writer is None and self._head < len(self._backlog) and not self.closed.is_set():
             if self._backlog[self._head] is _CLOSE:
                 self._writer = loop.create_task(self._write_loop())
                 return
+            if frames is not None and frames.ready():
+                try:
+                    self._write_run(frames)
+                except Exception:  # the peer went away: the connection ends as after a failed write
+                    self._writer = loop.create_task(self._end())
+                    return
+                continue
             item = self._pop()
             assert isinstance(item, tuple | _Ping)
             text, seq = self._text_of(item)
@@ -247,6 +263,26 @@ class Connection:
             if rest is not None:
                 self._writer = loop.create_task(self._write_loop(rest, seq))
                 return
+            self._note_written(seq)
+
+    def _write_run(self, frames: FrameWriter) -> None:
+        """Write the backlog's frames up to the close (if any) or ``_RUN_BYTES``, in one write."""
+        texts: list[str] = []
+        seqs: list[int] = []
+        size = 0
+        while size < _RUN_BYTES and self._head < len(self._backlog):
+            if self._backlog[self._head] is _CLOSE:
+                break
+            item = self._pop()
+            assert isinstance(item, tuple | _Ping)
+            text, seq = self._text_of(item)
+            self._metrics.sent(text)  # before the write, so a client that has it sees it counted
+            texts.append(text)
+            size += len(text)
+            if seq is not None:
+                seqs.append(seq)
+        frames.write(texts)
+        for seq in seqs:
             self._note_written(seq)
 
     def _unwatch(self) -> None:
