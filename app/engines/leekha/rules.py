@@ -72,7 +72,7 @@ def pass_error(hand: Sequence[CardId], give: Sequence[CardId]) -> IllegalAction 
     return None
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=128)  # an entry is up to 286 triples (~19 KB); only hands passing now are asked
 def legal_passes(hand: tuple[CardId, ...]) -> tuple[tuple[CardId, ...], ...]:
     """Every legal pass, each in hand order (at most C(13, 3) = 286 of them).
 
