@@ -251,10 +251,7 @@ class Connection:
                     self._writer = loop.create_task(self._end())
                     return
                 continue
-            item = self._pop()
-            assert isinstance(item, tuple | _Ping)
-            text, seq = self._text_of(item)
-            self._metrics.sent(text)  # before the write, so a client that has it sees it counted
+            text, seq = self._handed(self._pop())
             try:
                 rest = run_eagerly(self._send_text(text))
             except Exception:  # the peer went away: the connection ends as after a failed write
@@ -273,10 +270,7 @@ class Connection:
         while size < _RUN_BYTES and self._head < len(self._backlog):
             if self._backlog[self._head] is _CLOSE:
                 break
-            item = self._pop()
-            assert isinstance(item, tuple | _Ping)
-            text, seq = self._text_of(item)
-            self._metrics.sent(text)  # before the write, so a client that has it sees it counted
+            text, seq = self._handed(self._pop())
             texts.append(text)
             size += len(text)
             if seq is not None:
@@ -406,6 +400,14 @@ class Connection:
             del self.pings[min(self.pings)]
         return orjson.dumps({"type": "ping", "id": item.id, "t": t1, **item.fields}).decode(), None
 
+    def _handed(self, item: _Item) -> tuple[str, int | None]:
+        """The text and number of a frame taken from the backlog to be written, counted as sent
+        before the write, so that a client that has it sees it counted."""
+        assert isinstance(item, tuple | _Ping)
+        text, seq = self._text_of(item)
+        self._metrics.sent(text)
+        return text, seq
+
     def _note_written(self, seq: int | None) -> None:
         if seq is not None:
             self._written.append((seq, self._now()))
@@ -465,9 +467,7 @@ class Connection:
                 item = self._pop()
                 if item is _CLOSE:
                     break
-                assert isinstance(item, tuple | _Ping)
-                text, seq = self._text_of(item)
-                self._metrics.sent(text)  # before the write, so a client that has it sees it counted
+                text, seq = self._handed(item)
                 if not await self._write(self._send_text(text)):
                     return
                 self._note_written(seq)

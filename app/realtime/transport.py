@@ -5,9 +5,8 @@ A client that stops reading fills its receive window; from then on every write w
 close frame cannot be written either. The only way to free the connection is to abort
 the transport, which ASGI does not expose: :func:`noted` finds it on the server's
 ``send`` callable (uvicorn's WebSocket protocols carry it as ``.transport``) and keeps
-it in the connection's scope
-while the socket is served. Under a server without one, :func:`abort` reports False
-and the caller falls back to closing through ASGI.
+it in the connection's scope while the socket is served. Under a server without one,
+:func:`abort` reports False and the caller falls back to closing through ASGI.
 
 The same transport gives the socket, and with it the kernel's own estimate of the
 connection's round trip (:func:`kernel_round_trip`, Linux ``TCP_INFO``): it comes from
