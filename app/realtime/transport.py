@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import socket
 import struct
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -50,6 +51,26 @@ def noted(scope: Scope, send: Send) -> Iterator[None]:
     finally:
         scope.pop(SEND_KEY, None)
         scope.pop(SCOPE_KEY, None)
+        _free_parser_with(getattr(send, "__self__", None))
+
+
+def _free_parser_with(protocol: object) -> None:
+    """Close the websockets parser of a uvicorn protocol once that protocol is freed.
+
+    websockets' sans-I/O connection keeps its parser as a suspended generator whose frame refers
+    back to the connection: a reference cycle that ends only when the parser reads EOF, which
+    uvicorn never feeds it. So every served socket's connection, reader and buffers would wait for
+    a rare full pass of the collector. The parser cannot be closed while a close handshake may
+    still be in flight, but once the server's protocol is gone no byte can arrive any more.
+    """
+    parser = getattr(getattr(protocol, "conn", None), "parser", None)
+    if parser is not None and hasattr(parser, "close"):
+        with contextlib.suppress(TypeError):  # a protocol that cannot be weakly referenced
+            weakref.finalize(protocol, _close_parser_of, protocol.conn).atexit = False  # type: ignore[attr-defined]
+
+
+def _close_parser_of(conn: Any) -> None:
+    conn.parser.close()
 
 
 def server_send(ws: WebSocket) -> Send | None:

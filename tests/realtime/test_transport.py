@@ -15,6 +15,7 @@ import uvicorn
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from app.realtime import transport
 from app.realtime.transport import kernel_round_trip
@@ -60,11 +61,15 @@ def test_a_closed_socket_has_no_kernel_round_trip(loopback: tuple[socket.socket,
     assert kernel_round_trip(server) is None
 
 
-async def test_a_served_socket_s_protocol_is_freed_without_the_collector_once_it_closes() -> None:
+@pytest.mark.parametrize("ending", ["client closes", "server closes", "client vanishes"])
+async def test_a_served_socket_s_protocol_and_parser_are_freed_without_the_collector_once_it_ends(
+    ending: str,
+) -> None:
     # A real uvicorn server and client. The protocol holds the scope; while the socket is served
     # the scope holds the protocol's `send` and transport; once it is over, reference counting
-    # alone must free the protocol (the collector is off), not a rare full pass.
-    protocols: list[weakref.ref[object]] = []
+    # alone must free the protocol and websockets' connection under it (whose parser generator
+    # refers back to it), not a rare full pass of the collector, which is off here.
+    freed_later: list[weakref.ref[object]] = []
     served = asyncio.Event()
     seen_in_scope: list[bool] = []
 
@@ -74,11 +79,16 @@ async def test_a_served_socket_s_protocol_is_freed_without_the_collector_once_it
         try:
             with transport.noted(scope, send):
                 seen_in_scope.append(transport.server_send(ws) is send)
-                protocols.append(weakref.ref(send.__self__))  # type: ignore[attr-defined]
+                protocol = send.__self__  # type: ignore[attr-defined]
+                freed_later.extend([weakref.ref(protocol), weakref.ref(protocol.conn)])
+                del protocol
                 await ws.accept()
                 await ws.send_text("hello")
-                with contextlib.suppress(WebSocketDisconnect):
-                    await ws.receive_text()
+                if ending == "server closes":
+                    await ws.close()
+                else:
+                    with contextlib.suppress(WebSocketDisconnect):
+                        await ws.receive_text()
             seen_in_scope.append(transport.SEND_KEY in scope or transport.SCOPE_KEY in scope)
         finally:
             served.set()
@@ -92,11 +102,17 @@ async def test_a_served_socket_s_protocol_is_freed_without_the_collector_once_it
     try:
         async with connect(f"ws://127.0.0.1:{port}/", compression=None) as client:
             assert await client.recv() == "hello"
+            if ending == "client vanishes":
+                client.transport.abort()
+            elif ending == "server closes":
+                with contextlib.suppress(ConnectionClosed):
+                    await client.recv()
         await served.wait()
-        server.should_exit = True
+        server.should_exit = True  # serve() returns once every connection is gone
         await serving
         assert seen_in_scope == [True, False]
-        assert protocols and protocols[0]() is None
+        assert len(freed_later) == 2
+        assert [ref() for ref in freed_later] == [None, None]
     finally:
         gc.enable()
         server.should_exit = True
