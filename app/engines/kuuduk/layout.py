@@ -183,7 +183,7 @@ def _rows(layout: Layout, card: CardId) -> list[Slots]:
     return rows
 
 
-@lru_cache(maxsize=1 << 15)
+@lru_cache(maxsize=1 << 12)
 def legal_placements(layout: Layout, card: CardId) -> tuple[tuple[int, Placement], ...]:
     """One legal placement per target slot of ``card``: the one moving the fewest laid cards.
 

@@ -106,7 +106,7 @@ def check_meld(cards: Sequence[str], kind: Kind | None = None) -> MeldCheck:
     return _judge(tuple(cards), kind)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 13)
 def _judge(cards: tuple[str, ...], kind: Kind | None) -> MeldCheck:
     # A pure function of immutable input: the same sets are judged again and
     # again (every view shows the draft's verdict), so answers are memoised.
@@ -163,7 +163,6 @@ def _run(cards: Sequence[str], naturals: Naturals, errors: list[str]) -> tuple[i
     return size * (2 * start + size - 1) // 2, tuple(start + i for i, c in enumerate(cards) if is_joker(c))
 
 
-@lru_cache(maxsize=1 << 16)
 @lru_cache(maxsize=1 << 12)
 def meld_key(kind: Kind | None, cards: tuple[str, ...]) -> tuple[str | None, tuple[str, ...]]:
     """What makes two sets "the same set": kind and cards, jokers interchangeable,

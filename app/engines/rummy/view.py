@@ -73,22 +73,22 @@ def seat_json(cards: int, opened: bool, away: bool) -> JSON:
     return {"cards": cards, "opened": opened, "away": away}
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 12)
 def meld_json(meld: Meld) -> JSON:
     return meld.to_json()
 
 
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=1 << 10)
 def table_json(table: Table) -> list[JSON]:
     return [meld_json(m) for m in table]
 
 
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=1 << 10)
 def verdict_json(check: MeldCheck) -> JSON:
     return {"kind": KIND_JSON[check.kind], "ok": check.ok, "value": check.value}
 
 
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=1 << 10)
 def problem_json(problem: Problem) -> JSON:
     return problem.to_json()
 
