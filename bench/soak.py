@@ -23,8 +23,8 @@ What it does
    descriptors (``/proc/<pid>/fd``), and from ``GET /metrics``: rooms loaded, connections open,
    event-loop lag (latest and mean over the interval), frames/s sent, overflows and aborts so far.
 5. At the end: RSS over the last half of the run (min/median/max), KB per idle connection (RSS
-   once every connection is open minus RSS before connecting, over the connection count), and the
-   count of ERROR and Traceback lines in the server's log. No pass/fail.
+   read as soon as every connection is open, minus RSS before connecting, over the connection
+   count), and the count of ERROR and Traceback lines in the server's log. No pass/fail.
 """
 
 from __future__ import annotations
@@ -74,6 +74,7 @@ STALLED_LIFETIME_S = 60.0
 TCP_ESTABLISHED = 1
 """``tcpi_state`` of a TCP connection both ends still hold open (Linux ``TCP_INFO``)."""
 CLIENT_GRACE_S = 5.0
+CONNECTED_POLL_S = 0.25
 
 SOAK_ENV = {
     **SERVER_ENV,  # rate and abuse limits raised (every soak client is 127.0.0.1), as for slap_load
@@ -377,7 +378,9 @@ async def soak(args: Args, server: ServerProcess) -> None:
         samples: list[Sample] = []
         last: dict[str, float] = {}
         t0 = time.monotonic()
-        connected_mb: float | None = None
+        connected_mb = await rss_once_connected(
+            server.pid, counts, args.connections, min(end, t0 + args.sample)
+        )
         while (left := end - time.monotonic()) > 0:
             await asyncio.sleep(min(args.sample, left))
             if not server.alive():
@@ -385,8 +388,6 @@ async def soak(args: Args, server: ServerProcess) -> None:
             s = await sample(lobby.http, server.pid, t0, last)
             samples.append(s)
             print(row(s, counts), flush=True)
-            if connected_mb is None and counts.readers_open + counts.stalled_open >= args.connections * 0.98:
-                connected_mb = s.rss_mb
             await restart_finished(lobby, rooms, counts)
         summary(args, server, samples, before_mb, connected_mb, counts)
     finally:
@@ -394,6 +395,17 @@ async def soak(args: Args, server: ServerProcess) -> None:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await lobby.aclose()
+
+
+async def rss_once_connected(pid: int, counts: Counts, connections: int, deadline: float) -> float | None:
+    """The server's RSS as soon as 98 % of the connections are open (checked every 0.25 s), or None if
+    they are not by ``deadline``: read then, not at the next sample, so that what a connection costs is
+    not mixed with what a minute of play adds (caches warming, the log growing)."""
+    while time.monotonic() < deadline:
+        if counts.readers_open + counts.stalled_open >= connections * 0.98:
+            return proc_rss_mb(pid)
+        await asyncio.sleep(CONNECTED_POLL_S)
+    return None
 
 
 def summary(
