@@ -40,7 +40,13 @@ def noted(scope: Scope, send: Send) -> Iterator[None]:
     left in it would make the protocol a reference cycle, which only a full pass of the collector
     frees. A socket lives long enough to be in the oldest generation by then, and full passes are
     rare (:mod:`app.heap`): every closed socket's protocol, parser and buffers would wait there.
+
+    A block inside another for the same ``send`` (the routing layer, then the room's own handler)
+    leaves the scope to the outer one, which alone takes the entries out and frees the parser.
     """
+    if scope.get(SEND_KEY) is send:
+        yield
+        return
     scope[SEND_KEY] = send
     transport = getattr(getattr(send, "__self__", None), "transport", None)
     # Duck-typed: uvloop's transports are not asyncio.BaseTransport subclasses.

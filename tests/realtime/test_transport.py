@@ -9,6 +9,7 @@ import gc
 import socket
 import weakref
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import uvicorn
@@ -118,3 +119,15 @@ async def test_a_served_socket_s_protocol_and_parser_are_freed_without_the_colle
         server.should_exit = True
         await serving
         listener.close()
+
+
+def test_a_block_inside_another_for_the_same_send_leaves_the_scope_to_the_outer_one() -> None:
+    async def send(message: Any) -> None:  # a server's send without a transport
+        return None
+
+    scope: dict[str, Any] = {"type": "websocket"}
+    with transport.noted(scope, send):
+        with transport.noted(scope, send):
+            assert scope[transport.SEND_KEY] is send
+        assert scope[transport.SEND_KEY] is send, "the inner block took the outer block's entry out"
+    assert transport.SEND_KEY not in scope
