@@ -101,7 +101,8 @@ class Connection:
         "_watch",
         "_write_timeout",
         "_writer",
-        "_written",
+        "_written_at",
+        "_written_seqs",
         "aborted",
         "closed",
         "pings",
@@ -142,8 +143,11 @@ class Connection:
         self.aborted = False
         """True once the connection was cut off because a write did not complete in time."""
         self._now = now
-        self._written: list[tuple[int, int]] = []
-        """(seq, room time written) of recent state frames, oldest first; at most 2 x _WRITTEN."""
+        # Recent state frames, oldest first, at most 2 x _WRITTEN: their seqs and the room times
+        # they were written. Two lists of ints, not a list of pairs: a pair per frame written was
+        # a tracked object for the collector's every young pass.
+        self._written_seqs: list[int] = []
+        self._written_at: list[int] = []
         self._backlog: list[_Item] = []
         self._head = 0
         """Index of the oldest item of ``_backlog`` not yet taken by the writer."""
@@ -216,9 +220,9 @@ class Connection:
         (Later, because frame ``seq`` may have been dropped by an overflow and its
         content reached the client in the reset snapshot that replaced it.)
         """
-        for written_seq, at in self._written:
+        for i, written_seq in enumerate(self._written_seqs):
             if written_seq >= seq:
-                return at
+                return self._written_at[i]
         return None
 
     def start(self) -> None:
@@ -410,9 +414,11 @@ class Connection:
 
     def _note_written(self, seq: int | None) -> None:
         if seq is not None:
-            self._written.append((seq, self._now()))
-            if len(self._written) >= 2 * _WRITTEN:
-                del self._written[:_WRITTEN]
+            self._written_seqs.append(seq)
+            self._written_at.append(self._now())
+            if len(self._written_seqs) >= 2 * _WRITTEN:
+                del self._written_seqs[:_WRITTEN]
+                del self._written_at[:_WRITTEN]
 
     async def _write(self, sending: Awaitable[None]) -> bool:
         """Hand one frame to the socket; False (and the connection cut off) if it takes too long."""

@@ -35,12 +35,12 @@ from app.engines.rummy.scoring import score_blocked, score_out
 from app.engines.rummy.state import Phase, RoundEnd, RoundRecord, RummyState, TurnEnd, TurnRecord
 from app.engines.rummy.table import (
     Changes,
-    cards_of,
     changes,
     check_table,
     draft_verdict,
     partition_problems,
     salvage,
+    table_cards,
 )
 from app.engines.rummy.view import result_detail, view, views
 from app.engines.seats import clockwise, require_player_count
@@ -155,7 +155,7 @@ class RummyEngine(Engine[RummyState, RummyOptions]):
                 raise TableRejected(problems, state.options.opening_min)
             draft: Table = action.table
         elif isinstance(action, act.MoveCard):
-            on_table = frozenset(cards_of(state.table))
+            on_table = table_cards(state.table)
             draft = move_card(state.draft, on_table, hand, action.card, action.to)
         elif isinstance(action, act.Declare):
             draft = declare(state.draft, action.set, action.kind)
