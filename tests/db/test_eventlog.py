@@ -151,6 +151,30 @@ async def test_database_error_fails_the_batch_and_the_log_keeps_running(
     assert await store.load_events(g2) == []
 
 
+async def test_an_append_to_an_idle_log_is_written_without_waiting_out_the_commit_gap(store: Store) -> None:
+    (game,) = await _games(store, 1)
+    log = EventLog(store, commit_gap=600.0)
+    await log.start()
+    await asyncio.wait_for(log.append(game, [_move(1)]), timeout=30)  # not after 600 s
+    await log.stop()
+    assert log.batches == 1
+
+
+async def test_appends_within_the_commit_gap_share_the_next_transaction(store: Store) -> None:
+    (game,) = await _games(store, 1)
+    log = EventLog(store, commit_gap=1.0)
+    await log.start()
+    await log.append(game, [_move(1)])
+    second = asyncio.ensure_future(log.append(game, [_move(2)]))
+    for _ in range(5):  # loop turns, no time: an idle writer would have taken the second by now
+        await asyncio.sleep(0)
+    third = asyncio.ensure_future(log.append(game, [_move(3)]))
+    await asyncio.gather(second, third)
+    await log.stop()
+    assert (log.batches, log.appends) == (2, 3)
+    assert [e.seq for e in await store.load_events(game)] == [1, 2, 3]
+
+
 async def test_unknown_game_is_rejected(store: Store, event_log: EventLog) -> None:
     with pytest.raises(IntegrityError):
         await event_log.append(999_999, [_move(1)])
