@@ -15,9 +15,9 @@ MeldCheck(kind=<Kind.GROUP: 'group'>, errors=(), value=21, jokers=())
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
+from typing import NamedTuple
 
 from app.engines.base import JSON
 from app.engines.cards import CardId, colour_of, number_of
@@ -48,9 +48,13 @@ KIND_JSON: dict[Kind | None, str | None] = {None: None, Kind.GROUP: "group", Kin
 """A kind as plain JSON (the enum's own ``.value`` is a slow descriptor on a hot path)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Meld:
-    """A set as it lies: ``kind`` None means "let the server tell" (rules 3.1)."""
+class Meld(NamedTuple):
+    """A set as it lies: ``kind`` None means "let the server tell" (rules 3.1).
+
+    A named tuple rather than a frozen dataclass: tables are memo keys all along a draft step
+    (the verdict, the JSON, the starting table's cards), and a tuple hashes in C where a
+    dataclass runs a Python ``__hash__`` for each of its sets, every time.
+    """
 
     cards: tuple[CardId, ...]
     kind: Kind | None = None
@@ -67,9 +71,8 @@ class Meld:
 Table = tuple[Meld, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class MeldCheck:
-    """The verdict on one set.
+class MeldCheck(NamedTuple):
+    """The verdict on one set (a named tuple, as :class:`Meld` is: a memo key on every step).
 
     ``kind`` is the kind judged (declared, or inferred from two or more
     numbered cards; None when it cannot be told). ``value`` (jokers at the

@@ -11,7 +11,7 @@ it belongs to one. Messages count sets from 1, as players do.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from app.engines.base import JSON, IllegalAction
 from app.engines.cards import CardId
@@ -70,11 +70,11 @@ def meanings() -> dict[str, str]:
     return found
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
+class Problem(NamedTuple):
     """One failed check: ``set`` is the set's index (None for the whole table);
     ``cards`` names the cards at fault where that helps (missing table cards...);
-    ``points`` is what an opening below the minimum is worth."""
+    ``points`` is what an opening below the minimum is worth. A named tuple, as
+    :class:`~app.engines.rummy.melds.Meld` is: a memo key on every draft step."""
 
     code: str
     set: int | None = None
