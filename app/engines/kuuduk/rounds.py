@@ -10,13 +10,13 @@ A game also ends after ``void_rounds`` void rounds in a row (DECISION (void roun
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from app.engines.kuuduk.deck import build_deck
 from app.engines.kuuduk.layout import Layout
 from app.engines.kuuduk.state import HAND_LIMIT, Direction, Event, KuudukState, Phase, RoundRecord, Step
 from app.engines.ranking import seats_with_highest
 from app.engines.seats import clockwise
+from app.engines.tuples import evolve
 
 EMPTY_LAYOUT = Layout()
 
@@ -29,7 +29,7 @@ def round_scores(laid: Sequence[int], held: Sequence[int], seats: Sequence[int])
 def begin_turn(state: KuudukState, seat: int, t: int, *, restarted: bool = False) -> KuudukState:
     """Give ``seat`` a turn (or restart it after a Switch) at step ACQUIRE, with a fresh turn timer."""
     turn_ms = state.options.turn_ms
-    return replace(
+    return evolve(
         state,
         turn=seat,
         step=Step.ACQUIRE,
@@ -56,7 +56,7 @@ def deal(
         for seat in order:
             hands[seat].append(deck[top])
             top += 1
-    dealt = replace(
+    dealt = evolve(
         state,
         rng=rng,
         phase=Phase.TURN,
@@ -115,16 +115,16 @@ def _finish(
     totals = state.totals
     if record.counted:
         totals = tuple(a + b for a, b in zip(totals, record.scores, strict=True))
-    state = replace(state, history=(*state.history, record), totals=totals, restarted=False, drawn=None)
+    state = evolve(state, history=(*state.history, record), totals=totals, restarted=False, drawn=None)
     if winners:
-        return replace(
+        return evolve(
             state,
             phase=Phase.GAME_OVER,
             deadline=None,
             winners=winners,
             last=(*events, Event("game_over", count=len(winners))),
         )
-    return replace(
+    return evolve(
         state,
         phase=Phase.ROUND_END,
         deadline=t + state.options.round_pause_ms,
@@ -136,7 +136,7 @@ def _finish(
 
 def win_round(state: KuudukState, winner: int, t: int, events: tuple[Event, ...]) -> KuudukState:
     """Rules 3.10 and 4: score the round and decide between the next round, a tie-break and the end."""
-    state = replace(state, turns=state.turns + 1)  # the winning turn counts
+    state = evolve(state, turns=state.turns + 1)  # the winning turn counts
     record = _record(state, winner)
     events = (*events, Event("round_won", seat=winner))
     options = state.options

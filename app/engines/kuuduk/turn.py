@@ -7,8 +7,6 @@ anything, and returns the new state; on IllegalAction nothing was built.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from app.engines.base import IllegalAction
 from app.engines.kuuduk.actions import Discard, Draw, Lay, Pass, Swipe, Switch, TakeDiscard
 from app.engines.kuuduk.deck import SWIPES, Black, CardId, black_kind, is_letter
@@ -17,7 +15,7 @@ from app.engines.kuuduk.piles import refill_from_discards
 from app.engines.kuuduk.rounds import begin_turn, void_round, win_round
 from app.engines.kuuduk.state import HAND_LIMIT, Direction, Event, KuudukState, Phase, Step
 from app.engines.seats import clockwise, counter_clockwise
-from app.engines.tuples import replace_at
+from app.engines.tuples import evolve, replace_at
 
 
 def _set_hand(state: KuudukState, seat: int, hand: tuple[CardId, ...]) -> tuple[tuple[CardId, ...], ...]:
@@ -77,7 +75,7 @@ def end_turn(state: KuudukState, seat: int, t: int, events: tuple[Event, ...]) -
         return win_round(state, seat, t, events)
     assert len(state.hands[seat]) <= HAND_LIMIT, "rules 3.2: a hand never ends a turn above 3 cards"
     stall = 0 if state.laid_this_turn else state.stall + 1
-    state = replace(state, turns=state.turns + 1, stall=stall, last=events)
+    state = evolve(state, turns=state.turns + 1, stall=stall, last=events)
     if stall >= state.stall_limit:
         return void_round(state, t, events)
     return begin_turn(state, next_seat(state, seat), t)
@@ -98,7 +96,7 @@ def draw(state: KuudukState, seat: int, t: int, _action: Draw | None = None) -> 
         pile, discard = refill_from_discards(discard, rng)
         events = (Event("refill", count=len(pile)),)
     card = pile[0]
-    return replace(
+    return evolve(
         state,
         rng=rng,
         draw_pile=pile[1:],
@@ -118,7 +116,7 @@ def pass_(state: KuudukState, seat: int, t: int, _action: Pass | None = None) ->
     events = (Event("pass", seat=seat),)
     if not state.hands[seat]:
         return end_turn(state, seat, t, events)
-    return replace(state, step=Step.PLAY, last=events)
+    return evolve(state, step=Step.PLAY, last=events)
 
 
 def take_discard(state: KuudukState, seat: int, t: int, action: TakeDiscard) -> KuudukState:
@@ -131,7 +129,7 @@ def take_discard(state: KuudukState, seat: int, t: int, action: TakeDiscard) -> 
         raise IllegalAction("DISCARD_TOP_BLACK", "Black cards cannot be picked up from the discard pile.")
     layout = place(state.layouts[seat], card, action.placement)
     moved = _rearranged(state.layouts[seat], layout, card)
-    state = replace(
+    state = evolve(
         state,
         discard=state.discard[:-1],
         layouts=_set_layout(state.layouts, seat, layout),
@@ -159,7 +157,7 @@ def lay(state: KuudukState, seat: int, t: int, action: Lay) -> KuudukState:
         raise IllegalAction("NOT_A_LETTER", "Only letter cards can be laid down.")
     layout = place(state.layouts[seat], card, action.placement)
     moved = _rearranged(state.layouts[seat], layout, card)
-    state = replace(
+    state = evolve(
         state,
         hands=_set_hand(state, seat, _without(state.hands[seat], card)),
         layouts=_set_layout(state.layouts, seat, layout),
@@ -175,7 +173,7 @@ def discard(state: KuudukState, seat: int, t: int, action: Discard) -> KuudukSta
     _need_step(state, Step.PLAY)
     card = action.card
     _need_in_hand(state, seat, card)
-    state = replace(
+    state = evolve(
         state,
         hands=_set_hand(state, seat, _without(state.hands[seat], card)),
         discard=(*state.discard, card),
@@ -211,7 +209,7 @@ def swipe(state: KuudukState, seat: int, t: int, action: Swipe) -> KuudukState:
         mine = place(layouts[seat], taken, action.placement)
         _, theirs = take(layouts[victim], action.slot)
         layouts = _set_layout(_set_layout(layouts, victim, theirs), seat, mine)
-        event = replace(
+        event = evolve(
             event,
             victim=victim,
             from_slot=action.slot,
@@ -219,7 +217,7 @@ def swipe(state: KuudukState, seat: int, t: int, action: Swipe) -> KuudukState:
             slot=mine.slots.index(taken) + 1,
             rearranged=_rearranged(state.layouts[seat], mine, taken),
         )
-    state = replace(
+    state = evolve(
         state,
         hands=_set_hand(state, seat, _without(state.hands[seat], card)),
         discard=(*state.discard, card),
@@ -237,7 +235,7 @@ def switch(state: KuudukState, seat: int, t: int, action: Switch) -> KuudukState
     if black_kind(card) is not Black.SWITCH:
         raise IllegalAction("NOT_A_SWITCH", "That is not a Switch card.")
     direction = state.direction.flipped()
-    state = replace(
+    state = evolve(
         state,
         hands=_set_hand(state, seat, _without(state.hands[seat], card)),
         discard=(*state.discard, card),
@@ -247,7 +245,7 @@ def switch(state: KuudukState, seat: int, t: int, action: Switch) -> KuudukState
     events = (Event("switch", seat=seat, card=card, direction=direction),)
     if has_won(state, seat):
         return win_round(state, seat, t, events)
-    return replace(begin_turn(state, seat, t, restarted=True), last=events)
+    return evolve(begin_turn(state, seat, t, restarted=True), last=events)
 
 
 # -- the turn timer --------------------------------------------------------------------
@@ -266,9 +264,9 @@ def timeout(state: KuudukState, t: int) -> KuudukState:
         state = draw(state, seat, t) if state.can_draw else pass_(state, seat, t)
         events += state.last
         if state.phase is not Phase.TURN or state.turn != seat or state.step is not Step.PLAY:
-            return replace(state, last=events)
+            return evolve(state, last=events)
     hand = state.hands[seat]
     card = state.drawn if state.drawn in hand else hand[-1]
     assert card is not None
     state = discard(state, seat, t, Discard(card))
-    return replace(state, last=(*events, *state.last))
+    return evolve(state, last=(*events, *state.last))

@@ -17,7 +17,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any, ClassVar
 
 from app.engines.base import JSON, Engine, EngineOptions, IllegalAction, Move, Outcome, SeatSetup
@@ -54,7 +53,7 @@ from app.engines.protocol import GameProtocol
 from app.engines.rng import Rng
 from app.engines.seats import require_player_count
 from app.engines.timing import catch_up
-from app.engines.tuples import replace_at
+from app.engines.tuples import evolve, replace_at
 
 HAND_SIZE = 13
 
@@ -155,7 +154,7 @@ class LeekhaEngine(Engine[LeekhaState, LeekhaOptions]):
         assert final is not None and final.losers == outcome.losers
         leftover = [c for hand in state.hands for c in hand] + [c for _, c in state.trick]
         record = self._record(state, EndReason.EARLY_END, live)
-        return replace(
+        return evolve(
             state,
             phase=Phase.MATCH_END,
             hands=((),) * SEATS,
@@ -167,7 +166,7 @@ class LeekhaEngine(Engine[LeekhaState, LeekhaOptions]):
             deadline=None,
             scores=live,
             history=(*state.history, record),
-            verdict=replace(final, early=True),
+            verdict=evolve(final, early=True),
         )
 
     # -- actions -------------------------------------------------------------------
@@ -185,8 +184,8 @@ class LeekhaEngine(Engine[LeekhaState, LeekhaOptions]):
     def _record_pass(self, state: LeekhaState, seat: int, cards: Hand, t: int, *, auto: bool) -> LeekhaState:
         passes = replace_at(state.passes, seat, sort_hand(cards))
         if all(p is not None for p in passes):
-            return self._exchange(replace(state, passes=passes), t, auto=auto)
-        return replace(state, passes=passes, last=Event(EventKind.PASS, t, seat=seat, auto=auto))
+            return self._exchange(evolve(state, passes=passes), t, auto=auto)
+        return evolve(state, passes=passes, last=Event(EventKind.PASS, t, seat=seat, auto=auto))
 
     def _exchange(self, state: LeekhaState, t: int, *, auto: bool) -> LeekhaState:
         """All four passed: every pass happens at once (rules 3.3)."""
@@ -198,7 +197,7 @@ class LeekhaEngine(Engine[LeekhaState, LeekhaOptions]):
         for seat in range(SEATS):
             kept = [c for c in state.hands[seat] if c not in gives[seat]]
             hands.append(sort_hand((*kept, *gives[left(seat)])))
-        return replace(
+        return evolve(
             state,
             phase=Phase.PASS_REVEAL,
             hands=tuple(hands),
@@ -215,7 +214,7 @@ class LeekhaEngine(Engine[LeekhaState, LeekhaOptions]):
             raise IllegalAction("ALREADY_ACKED", "You already confirmed.")
         acked = replace_at(state.acked, seat, True)
         if not all(acked):
-            return replace(state, acked=acked, last=Event(EventKind.ACK, t, seat=seat))
+            return evolve(state, acked=acked, last=Event(EventKind.ACK, t, seat=seat))
         if state.phase is Phase.PASS_REVEAL:
             return self._start_play(state, t)
         return self._next_round(state, t)
@@ -238,7 +237,7 @@ class LeekhaEngine(Engine[LeekhaState, LeekhaOptions]):
         trick = (*state.trick, (seat, card))
         if len(trick) < SEATS:
             nxt = right(seat)
-            return replace(
+            return evolve(
                 state,
                 hands=hands,
                 trick=trick,
@@ -267,7 +266,7 @@ class LeekhaEngine(Engine[LeekhaState, LeekhaOptions]):
             round_pts = tuple(RULE37_POINTS if s == winner else 0 for s in range(SEATS))
             record = TrickRecord(trick, winner, RULE37_POINTS)
             leftover = [c for hand in hands for c in hand]
-            state = replace(
+            state = evolve(
                 state,
                 hands=((),) * SEATS,
                 trick=(),
@@ -284,7 +283,7 @@ class LeekhaEngine(Engine[LeekhaState, LeekhaOptions]):
         points = points_in(cards)
         done = state.tricks_done + 1
         complete = done == HAND_SIZE
-        state = replace(
+        state = evolve(
             state,
             hands=hands,
             trick=(),
@@ -308,7 +307,7 @@ class LeekhaEngine(Engine[LeekhaState, LeekhaOptions]):
             raise IllegalAction("NOT_YOUR_TURN", "You can throw in only on your turn.")
         leftover = [c for hand in state.hands for c in hand] + [c for _, c in state.trick]
         points = points_in(leftover)
-        state = replace(
+        state = evolve(
             state,
             hands=((),) * SEATS,
             trick=(),
@@ -350,7 +349,7 @@ class LeekhaEngine(Engine[LeekhaState, LeekhaOptions]):
         deck = rng.shuffled(DECK)
         dealt, _ = deal_hands(deck, SEATS, HAND_SIZE)
         hands = tuple(sort_hand(hand) for hand in dealt)
-        return replace(
+        return evolve(
             state,
             rng=rng,
             **_fresh_round(
@@ -363,7 +362,7 @@ class LeekhaEngine(Engine[LeekhaState, LeekhaOptions]):
         )
 
     def _start_play(self, state: LeekhaState, t: int) -> LeekhaState:
-        return replace(
+        return evolve(
             state,
             phase=Phase.PLAY,
             acked=(False,) * SEATS,
@@ -390,7 +389,7 @@ class LeekhaEngine(Engine[LeekhaState, LeekhaOptions]):
         record = self._record(state, reason, scores)
         options = state.options
         final: Verdict | None = verdict(scores, options.mode, options.limit)
-        return replace(
+        return evolve(
             state,
             phase=Phase.ROUND_END if final is None else Phase.MATCH_END,
             turn=None,

@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import ClassVar
 
 from app.engines.base import JSON, Engine, EngineOptions, IllegalAction, Move, Outcome, SeatSetup
@@ -45,7 +44,7 @@ from app.engines.rummy.table import (
 from app.engines.rummy.view import result_detail, view, views
 from app.engines.seats import clockwise, require_player_count
 from app.engines.timing import catch_up
-from app.engines.tuples import replace_at
+from app.engines.tuples import evolve, replace_at
 
 UNDO_LIMIT = 200
 """Draft steps one turn remembers for undo (a reset is always possible)."""
@@ -162,7 +161,7 @@ class RummyEngine(Engine[RummyState, RummyOptions]):
         elif isinstance(action, act.Undo):
             if not state.undo:
                 raise IllegalAction("NOTHING_TO_UNDO", "There is nothing to undo this turn.")
-            return replace(self._present(state), draft=state.undo[-1], undo=state.undo[:-1])
+            return evolve(self._present(state), draft=state.undo[-1], undo=state.undo[:-1])
         else:  # act.Reset
             if state.draft == state.table:
                 raise IllegalAction("NOTHING_TO_UNDO", "The table is already as it was when your turn began.")
@@ -170,7 +169,7 @@ class RummyEngine(Engine[RummyState, RummyOptions]):
         if draft == state.draft:
             return self._present(state)
         undo = (*state.undo[-(UNDO_LIMIT - 1) :], state.draft)
-        return replace(self._present(state), draft=draft, undo=undo)
+        return evolve(self._present(state), draft=draft, undo=undo)
 
     def _present(self, state: RummyState) -> RummyState:
         """Acting clears the active seat's away mark (rules 3.3) and gives back a full turn."""
@@ -181,7 +180,7 @@ class RummyEngine(Engine[RummyState, RummyOptions]):
         if state.away(seat):
             assert deadline is not None
             deadline = max(deadline, state.turn_started_at + state.options.turn_ms)
-        return replace(state, timeouts=replace_at(state.timeouts, seat, 0), deadline=deadline)
+        return evolve(state, timeouts=replace_at(state.timeouts, seat, 0), deadline=deadline)
 
     # -- ending a turn -------------------------------------------------------------
 
@@ -239,7 +238,7 @@ class RummyEngine(Engine[RummyState, RummyOptions]):
         passes = 0 if played or state.pool else state.passes + 1
         changed = changes(state.table, table) if played else Changes(0, 0, 0)
         round_ends = not hand or passes >= state.players
-        state = replace(
+        state = evolve(
             state,
             # _end_round sets the phase when the round ends; one replace per turn keeps this cheap.
             phase=state.phase if round_ends else Phase.TURN_RESULT,
@@ -279,7 +278,7 @@ class RummyEngine(Engine[RummyState, RummyOptions]):
             return self._begin_turn(state, clockwise(state.seat, state.players), t)
         if phase is Phase.ROUND_OVER:
             if self._match_done(state, t):
-                return replace(state, phase=Phase.MATCH_OVER, deadline=None)
+                return evolve(state, phase=Phase.MATCH_OVER, deadline=None)
             return self._deal(state, clockwise(state.round_starter, state.players), t)
         raise AssertionError(f"no deadline can be pending in {phase}")
 
@@ -288,7 +287,7 @@ class RummyEngine(Engine[RummyState, RummyOptions]):
         deck = rng.shuffled(DECK)
         n = state.players
         hands, pool = deal_hands(deck, n, HAND_SIZE)
-        state = replace(
+        state = evolve(
             state,
             rng=rng,
             round=state.round + 1,
@@ -305,7 +304,7 @@ class RummyEngine(Engine[RummyState, RummyOptions]):
     def _begin_turn(self, state: RummyState, seat: int, t: int) -> RummyState:
         options = state.options
         length = min(options.turn_ms, options.away_turn_ms) if state.away(seat) else options.turn_ms
-        return replace(
+        return evolve(
             state,
             phase=Phase.TURN,
             turn_id=state.turn_id + 1,
@@ -325,10 +324,10 @@ class RummyEngine(Engine[RummyState, RummyOptions]):
             winners, scores = score_blocked(values)
         record = RoundRecord(state.round, end, winners, tuple(len(h) for h in state.hands), values, scores)
         totals = tuple(a + b for a, b in zip(state.totals, scores, strict=True))
-        state = replace(state, history=(*state.history, record), totals=totals)
+        state = evolve(state, history=(*state.history, record), totals=totals)
         if self._match_done(state, t):
-            return replace(state, phase=Phase.MATCH_OVER, deadline=None)
-        return replace(state, phase=Phase.ROUND_OVER, deadline=t + state.options.round_end_pause_ms)
+            return evolve(state, phase=Phase.MATCH_OVER, deadline=None)
+        return evolve(state, phase=Phase.ROUND_OVER, deadline=t + state.options.round_end_pause_ms)
 
     def _match_done(self, state: RummyState, t: int) -> bool:
         """Rules 4.2: after ``rounds`` rounds, or with a match clock, once its time is up."""

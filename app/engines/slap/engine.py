@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from app.engines import race
@@ -33,6 +33,7 @@ from app.engines.slap.scoring import end_kind, score_round
 from app.engines.slap.state import ClosedFlip, FlipKind, Phase, SlapState
 from app.engines.slap.view import result_detail, ruling_json, view, views, winners
 from app.engines.timing import catch_up
+from app.engines.tuples import evolve
 
 COLOURS = ("Y", "G", "P", "B")
 NUMBERS = range(1, 11)
@@ -280,7 +281,7 @@ class SlapEngine(Engine[SlapState, SlapOptions]):
         if not state.has_pair:
             penalties = list(state.penalties)
             penalties[move.seat] += 1
-            return replace(state, slaps=slaps, penalties=tuple(penalties))
+            return evolve(state, slaps=slaps, penalties=tuple(penalties))
         # The race stays open only while a seat that has not slapped could still win (rules 3.6).
         deadline = race.close_time(
             slaps,
@@ -290,7 +291,7 @@ class SlapEngine(Engine[SlapState, SlapOptions]):
             tie_margin_ms=options.tie_margin_ms,
             window_ms=options.race_window_ms,
         )
-        return replace(state, phase=Phase.RACE, slaps=slaps, deadline=deadline)
+        return evolve(state, phase=Phase.RACE, slaps=slaps, deadline=deadline)
 
     # -- timed transitions -------------------------------------------------------
 
@@ -305,17 +306,17 @@ class SlapEngine(Engine[SlapState, SlapOptions]):
         if phase is Phase.RACE:
             return self._take_trick(state, t)
         if phase is Phase.FLIP_RESULT:
-            return replace(state, phase=Phase.AWAIT_NU, reveal_at=None, deadline=t + _nu_wait(state.options))
+            return evolve(state, phase=Phase.AWAIT_NU, reveal_at=None, deadline=t + _nu_wait(state.options))
         if phase is Phase.ROUND_OVER:
             if state.round < state.options.rounds:
                 return self._begin_round(state, state.round + 1, (state.round_starter + 1) % state.players, t)
-            return replace(state, phase=Phase.MATCH_OVER, deadline=None)
+            return evolve(state, phase=Phase.MATCH_OVER, deadline=None)
         raise AssertionError(f"no deadline can be pending in {phase}")
 
     def _begin_round(self, state: SlapState, round_no: int, starter: int, t: int) -> SlapState:
         rng = state.rng.copy()
         piles = tuple(tuple(rng.shuffled(build_deck(c, NUMBERS))) for c in state.colours)
-        return replace(
+        return evolve(
             state,
             rng=rng,
             phase=Phase.AWAIT_NU,
@@ -335,7 +336,7 @@ class SlapEngine(Engine[SlapState, SlapOptions]):
 
     def _call_nu(self, state: SlapState, t: int) -> SlapState:
         reveal_at = t + state.options.nu_lead_ms
-        return replace(
+        return evolve(
             state, phase=Phase.NU_CALLED, flip=state.flip + 1, reveal_at=reveal_at, deadline=reveal_at
         )
 
@@ -352,7 +353,7 @@ class SlapEngine(Engine[SlapState, SlapOptions]):
             deadline = t + options.pair_timeout_ms
         else:
             deadline = None
-        return replace(
+        return evolve(
             state,
             phase=Phase.FLIP_OPEN,
             piles=piles,
@@ -424,10 +425,10 @@ class SlapEngine(Engine[SlapState, SlapOptions]):
         }
         end = end_kind(piles, t, state.round_started_at, options)
         if end is None:
-            return replace(state, phase=Phase.FLIP_RESULT, deadline=t + pause_ms, **cleared)
+            return evolve(state, phase=Phase.FLIP_RESULT, deadline=t + pause_ms, **cleared)
         record = score_round(state.round, end, [len(p) for p in piles], state.penalties, options)
         totals = tuple(a + b for a, b in zip(state.totals, record.scores, strict=True))
-        return replace(
+        return evolve(
             state,
             phase=Phase.ROUND_OVER,
             deadline=t + options.round_end_pause_ms,

@@ -25,8 +25,6 @@ its race stays open for the whole race window.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from app.engines import race
 from app.engines.base import IllegalAction, Move, Timing
 from app.engines.race import Claim, Fairness, Pending
@@ -65,7 +63,7 @@ def _fairness_for(options: UffdaOptions, offence: Offence, seat: int) -> Fairnes
     fair = fairness(options)
     if seat != offence.offender:
         return fair
-    return replace(fair, min_reaction_ms=0)
+    return evolve(fair, min_reaction_ms=0)
 
 
 def _can_claim(offence: Offence, seat: int) -> bool:
