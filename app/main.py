@@ -28,6 +28,7 @@ from app.db.event_log import EventLog
 from app.db.store import Store, database_url, migrate, normalize_url
 from app.limits import Limits
 from app.observability import endpoint as metrics_endpoint
+from app.observability.gc_pauses import GcPauseProbe
 from app.observability.logs import configure_logging
 from app.observability.loop_lag import LoopLagProbe
 from app.observability.metrics import Metrics
@@ -102,12 +103,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         manager.start_housekeeping()
         lag = LoopLagProbe(metrics.lagged)
         lag.start()
+        collector = GcPauseProbe(metrics.collected)
+        collector.start()
         trimming = asyncio.create_task(heap.keep_trimmed(), name="heap-trim") if heap.MALLOC_TRIM else None
         try:
             yield
         finally:
             await cancel_and_wait(trimming)
             await lag.stop()
+            collector.stop()
             node = app.state.services.node
             if node is not None:
                 await node.halt()

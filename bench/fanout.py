@@ -47,7 +47,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import httpx
 import orjson
+from prometheus_client.parser import text_string_to_metric_families
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -102,6 +104,29 @@ def raise_fd_limit() -> int:
     return hard
 
 
+def gc_pauses(base: str) -> tuple[float, float] | None:
+    """The server's collector passes so far and their seconds in all (``bordet_gc_pause_seconds``,
+    every generation); None for a server without that metric (the floor)."""
+    try:
+        answer = httpx.get(f"{base}/metrics", timeout=5.0)
+    except httpx.HTTPError:
+        return None
+    if answer.status_code != 200:
+        return None
+    text = answer.text
+    count = total = 0.0
+    found = False
+    for family in text_string_to_metric_families(text):
+        if family.name == "bordet_gc_pause_seconds":
+            for sample in family.samples:
+                found = True
+                if sample.name.endswith("_count"):
+                    count += sample.value
+                elif sample.name.endswith("_sum"):
+                    total += sample.value
+    return (count, total) if found else None
+
+
 def run_queue_wait_s(pid: int) -> float:
     """Seconds the threads of ``pid`` were ready to run but waited for a CPU (``schedstat``'s second
     field): on a shared machine, how much the other processes held the server (or the clients) back."""
@@ -154,6 +179,9 @@ class RateStats:
     client_cpu_s: float = 0.0
     machine_busy_s: float | None = None
     server_rss_mb: float | None = None
+    gc_passes: int | None = None
+    """The server's collector passes in the measured window, and their seconds in all."""
+    gc_pause_s: float | None = None
 
     def holds(self, t: int) -> bool:
         return self.start <= t < self.end
@@ -476,8 +504,11 @@ class TargetResult:
     notes: list[str] = field(default_factory=list)
 
 
-async def run_rate(args: Args, tables: list[Table], stats: RateStats, pid: int, rng: random.Random) -> None:
+async def run_rate(
+    args: Args, tables: list[Table], stats: RateStats, server: ServerProcess, rng: random.Random
+) -> None:
     """Pace the actions of one rate: a warm-up, the measured window, then a grace for the last frames."""
+    pid = server.pid
     gap_ns = 1e9 / stats.rate
     begin = time.perf_counter_ns() + 20 * NS
     stats.start = begin + int(args.warmup * 1e9)
@@ -488,6 +519,7 @@ async def run_rate(args: Args, tables: list[Table], stats: RateStats, pid: int, 
     def meter() -> None:
         # A thread of its own: a busy event loop would wake it late and shift the CPU window.
         time.sleep(max(0.0, (stats.start - time.perf_counter_ns()) / 1e9))
+        gc0 = gc_pauses(server.base)  # scraped outside the CPU window: the scrape costs the server too
         cpu0, own0, busy0 = sum(proc_cpu_seconds(pid)), os.times(), cpu_busy_seconds()["all"]
         wait0, own_wait0 = run_queue_wait_s(pid), run_queue_wait_s(os.getpid())
         w0 = time.perf_counter_ns()
@@ -500,6 +532,10 @@ async def run_rate(args: Args, tables: list[Table], stats: RateStats, pid: int, 
         stats.client_cpu_s = own1.user + own1.system - own0.user - own0.system
         stats.machine_busy_s = busy1 - busy0
         stats.server_rss_mb = proc_rss_mb(pid)
+        gc1 = gc_pauses(server.base)
+        if gc0 is not None and gc1 is not None:
+            stats.gc_passes = round(gc1[0] - gc0[0])
+            stats.gc_pause_s = gc1[1] - gc0[1]
 
     async def pace() -> None:
         intended = float(begin)
@@ -548,7 +584,7 @@ async def sweep(args: Args, name: str, server: ServerProcess, result: TargetResu
                 raise RuntimeError(f"the {name} server exited during the sweep")
             say(f"{name}: {rate:g} actions/s ({args.warmup:g} s warm-up, {args.seconds:g} s measured)")
             stats = RateStats(rate=rate)
-            await run_rate(args, tables, stats, server.pid, rng)
+            await run_rate(args, tables, stats, server, rng)
             result.rates.append(stats)
     finally:
         await asyncio.gather(*(link.close() for link in links), return_exceptions=True)
@@ -626,6 +662,8 @@ def rate_figures(s: RateStats, connections: int) -> dict[str, Any]:
             None if cpu_pct is None or not s.completed else cpu_pct / (s.completed / secs / 1000)
         ),
         "server_rss_mb": s.server_rss_mb,
+        "server_gc_passes": s.gc_passes,
+        "server_gc_pause_ms": None if s.gc_pause_s is None else s.gc_pause_s * 1000,
         "server_rss_mb_per_1000_connections": (
             None if s.server_rss_mb is None else s.server_rss_mb / (connections / 1000)
         ),
@@ -706,7 +744,8 @@ def render(f: dict[str, Any]) -> str:
     head = (
         f"  {'rate':>6} {'sent/s':>8} {'acc/s':>8} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>7} "
         f"{'lag99':>6} {'frames/s':>9} {'cpu%':>6} {'cpu%/kf':>7} {'cpu%/ka':>7} {'rss MB':>7} {'MB/kc':>6} "
-        f"{'gen%':>5} {'other%':>6} {'s-wait%':>7} {'g-wait%':>7} {'rej':>4} {'err':>4} {'unres':>5}"
+        f"{'gc n':>4} {'gc ms':>6} {'gen%':>5} {'other%':>6} {'s-wait%':>7} {'g-wait%':>7} "
+        f"{'rej':>4} {'err':>4} {'unres':>5}"
     )
     for name, t in f["targets"].items():
         lines += ["", f"{name}:", *(f"  {n}" for n in t["notes"])]
@@ -727,6 +766,7 @@ def render(f: dict[str, Any]) -> str:
                 f"{_num(r['server_cpu_pct_per_1000_frames_per_s'], '7.2f')} "
                 f"{_num(r['server_cpu_pct_per_1000_actions_per_s'], '7.2f')} "
                 f"{_num(r['server_rss_mb'], '7.0f')} {_num(r['server_rss_mb_per_1000_connections'], '6.1f')} "
+                f"{_num(r['server_gc_passes'], '4d')} {_num(r['server_gc_pause_ms'], '6.0f')} "
                 f"{r['client_cpu_pct']:>5.0f} {_num(r['other_processes_cpu_pct'], '6.0f')} "
                 f"{_num(r['server_waiting_for_cpu_pct'], '7.0f')} {r['client_waiting_for_cpu_pct']:>7.0f} "
                 f"{sum(r['rejects'].values()):>4} {sum(r['errors'].values()):>4} {r['unresolved']:>5}"
@@ -752,6 +792,8 @@ def render(f: dict[str, Any]) -> str:
         " actions/s",
         "  (Bordet folds the steps one room turn drains into one frame per seat: under load, fewer frames)",
         "  MB/kc: server RSS per 1,000 connections",
+        "  gc n, gc ms: the server's garbage-collector passes in the window and their pauses in all"
+        " (every action arriving meanwhile waits; - for a server without the metric)",
         "  gen%: this load generator's CPU (near 100 % means it limited the run);"
         " other%: the rest of the machine",
         "  s-wait%, g-wait%: time the server's / generator's threads were ready but waited for a CPU"

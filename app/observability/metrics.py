@@ -214,6 +214,15 @@ class Metrics:
             buckets=LAG_BUCKETS,
             registry=r,
         )
+        self.gc_pauses = Histogram(
+            "bordet_gc_pause_seconds",
+            "Passes of the cyclic garbage collector, by generation (0 young, 2 full): the whole "
+            "process stands still meanwhile.",
+            ["generation"],
+            buckets=LAG_BUCKETS,
+            registry=r,
+        )
+        self._gc_generations = [self.gc_pauses.labels(str(g)) for g in range(3)]
         self.stale_owner_refusals = Counter(
             "bordet_stale_owner_refusals",
             "Writes of a room the database refused because another process holds the room now.",
@@ -235,6 +244,10 @@ class Metrics:
     def lagged(self, seconds: float) -> None:
         self.loop_lag.set(seconds)
         self.loop_lag_samples.observe(seconds)
+
+    def collected(self, generation: int, seconds: float) -> None:
+        """A pass of the cyclic collector over ``generation`` (and the younger ones) took ``seconds``."""
+        self._gc_generations[generation].observe(seconds)
 
     def render(self, accept: str = "") -> tuple[bytes, str]:
         """Every metric in the exposition format the scraper's ``Accept`` header asks for, and its

@@ -51,7 +51,6 @@ RETRY_MS = 1_000
 """How long a room waits before firing a timer again after it failed (or the log refused it)."""
 
 
-
 class Room:
     def __init__(
         self,
@@ -387,9 +386,7 @@ class Room:
         self.bots.end()
         self.frames.invalidate()
 
-    def reject(
-        self, peer: Peer, client_id: str, code: str, message: str, detail: JSON | None = None
-    ) -> None:
+    def reject(self, peer: Peer, client_id: str, code: str, message: str, detail: JSON | None = None) -> None:
         viewer = self.viewers.get(peer)
         if viewer is not None:
             self.metrics.rejected(code)

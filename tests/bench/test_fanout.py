@@ -79,6 +79,15 @@ def test_bordet_acks_the_steps(sweep: dict[str, Any]) -> None:
     assert rate["acked_per_s"] == pytest.approx(rate["sent_per_s"], rel=0.5)
 
 
+def test_bordet_reports_its_collector_passes_and_the_floor_has_none(sweep: dict[str, Any]) -> None:
+    (bordet,) = sweep["targets"]["bordet"]["rates"]
+    (floor,) = sweep["targets"]["floor"]["rates"]
+    assert isinstance(bordet["server_gc_passes"], int) and bordet["server_gc_passes"] >= 0
+    assert bordet["server_gc_pause_ms"] >= 0
+    assert (bordet["server_gc_passes"] == 0) == (bordet["server_gc_pause_ms"] == 0)
+    assert floor["server_gc_passes"] is None and floor["server_gc_pause_ms"] is None
+
+
 def test_the_ratio_compares_the_two_servers(sweep: dict[str, Any]) -> None:
     (ratio,) = sweep["ratio_bordet_to_floor"]
     assert ratio["target_per_s"] == 20

@@ -19,6 +19,7 @@ NAMES = {
     "bordet_commit_seconds",
     "bordet_event_loop_lag_seconds",
     "bordet_event_loop_lag_samples_seconds",
+    "bordet_gc_pause_seconds",
     "bordet_stale_owner_refusals",
     "bordet_cluster_leases_held",
     "bordet_cluster_lease_renewals_failed",
