@@ -18,8 +18,8 @@ class GcPauseProbe:
     """Reports ``(generation, seconds)`` for each pass between :meth:`start` and :meth:`stop`.
 
     The collector calls back on whichever thread triggered the pass, so ``report`` must be safe
-    to call from any thread (a Prometheus histogram is). Passes never overlap: the collector holds
-    the interpreter lock throughout and does not start a pass inside another.
+    to call from any thread (a Prometheus histogram is). Passes never overlap (the collector starts
+    none while one runs), so one start time serves them all.
     """
 
     def __init__(self, report: Callable[[int, float], None]) -> None:

@@ -9,4 +9,3 @@ from bench.engines import step_cost
 def test_step_cost_times_the_apply_the_views_and_the_patches_of_accepted_moves() -> None:
     cost = step_cost(ALL_ENGINES["rummy"], 2, samples=30)
     assert cost.apply > 0 and cost.views > 0 and cost.patches > 0
-    assert cost.total == cost.apply + cost.views + cost.patches
