@@ -37,6 +37,7 @@ import json
 import os
 import random
 import resource
+import statistics
 import sys
 import tempfile
 import time
@@ -490,6 +491,8 @@ class Args:
     concurrency: int
     as_json: bool
     quiet: bool
+    repeat: int = 1
+    """Runs of each server, alternating; the figures are the medians over them."""
 
 
 @dataclass
@@ -619,6 +622,7 @@ def pinned_server(server: ServerProcess, pin: bool, notes: list[str]) -> Iterato
 
 def run_target(args: Args, name: str, tmp: Path) -> TargetResult:
     result = TargetResult(name=name)
+    tmp.mkdir(parents=True, exist_ok=True)
     server = ServerProcess(
         database_url=args.database_url or f"sqlite+aiosqlite:///{tmp}/{name}.db",
         log_path=tmp / f"{name}.log",
@@ -699,7 +703,69 @@ def ratios(bordet: list[dict[str, Any]], floor: list[dict[str, Any]]) -> list[di
     ]
 
 
-def figures(args: Args, results: list[TargetResult], notes: list[str]) -> dict[str, Any]:
+def target_figures(args: Args, r: TargetResult) -> dict[str, Any]:
+    return {
+        "server_pid": r.server_pid,
+        "rss_start_mb": r.rss_start_mb,
+        "rss_connected_mb": r.rss_connected_mb,
+        "rss_added_mb_per_1000_connections": (
+            None
+            if r.rss_start_mb is None or r.rss_connected_mb is None
+            else (r.rss_connected_mb - r.rss_start_mb) / (args.connections / 1000)
+        ),
+        "seq_gaps": r.seq_gaps,
+        "connections_closed_early": r.closed_early,
+        "notes": r.notes,
+        "rates": [rate_figures(s, args.connections) for s in r.rates],
+    }
+
+
+def median_of(values: list[Any]) -> Any:
+    """One figure over several runs: the median of the numbers (None if no run has one), a summary
+    (a dict) key by key, anything else as the first run has it.
+
+    >>> median_of([3.0, None, 1.0, 2.0]), median_of([{"p99": 9}, {"p99": 5}, {"p99": 7}]), median_of([None])
+    (2.0, {'p99': 7}, None)
+    """
+    present = [v for v in values if v is not None]
+    if not present:
+        return None
+    first = present[0]
+    if isinstance(first, dict):
+        return {key: median_of([v.get(key) for v in present]) for key in first}
+    if isinstance(first, bool) or not isinstance(first, int | float):
+        return first
+    return statistics.median(present)
+
+
+def merged_rates(runs: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Per rate, the median of each figure over the runs; what went wrong (rejects, errors, actions
+    left unresolved or skipped) is summed instead, so that no run's trouble is hidden."""
+    merged = []
+    for same_rate in zip(*runs, strict=True):
+        rate = {key: median_of([r[key] for r in same_rate]) for key in same_rate[0]}
+        for key in ("unresolved", "skipped"):
+            rate[key] = sum(r[key] for r in same_rate)
+        for key in ("rejects", "errors"):
+            rate[key] = dict(sum((Counter(r[key]) for r in same_rate), Counter()))
+        merged.append(rate)
+    return merged
+
+
+def merged_target(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    if len(runs) == 1:
+        return runs[0]
+    out = {key: median_of([r[key] for r in runs]) for key in runs[0] if key not in ("rates", "notes")}
+    out["seq_gaps"] = sum(r["seq_gaps"] for r in runs)
+    out["connections_closed_early"] = sum(r["connections_closed_early"] for r in runs)
+    later = [n for r in runs[1:] for n in r["notes"] if n.startswith("server pid")]
+    out["notes"] = [*runs[0]["notes"], *later, f"medians of {len(runs)} runs"]
+    out["rates"] = merged_rates([r["rates"] for r in runs])
+    out["runs"] = runs
+    return out
+
+
+def figures(args: Args, results: dict[str, list[TargetResult]], notes: list[str]) -> dict[str, Any]:
     out: dict[str, Any] = {
         "connections": args.connections,
         "tables": args.connections // SEATS,
@@ -707,27 +773,19 @@ def figures(args: Args, results: list[TargetResult], notes: list[str]) -> dict[s
         "warmup_s": args.warmup,
         "measured_s": args.seconds,
         "schedule": args.schedule,
+        "repeat": args.repeat,
         "notes": notes,
         "targets": {},
     }
-    for r in results:
-        out["targets"][r.name] = {
-            "server_pid": r.server_pid,
-            "rss_start_mb": r.rss_start_mb,
-            "rss_connected_mb": r.rss_connected_mb,
-            "rss_added_mb_per_1000_connections": (
-                None
-                if r.rss_start_mb is None or r.rss_connected_mb is None
-                else (r.rss_connected_mb - r.rss_start_mb) / (args.connections / 1000)
-            ),
-            "seq_gaps": r.seq_gaps,
-            "connections_closed_early": r.closed_early,
-            "notes": r.notes,
-            "rates": [rate_figures(s, args.connections) for s in r.rates],
-        }
-    targets = out["targets"]
-    if "bordet" in targets and "floor" in targets:
-        out["ratio_bordet_to_floor"] = ratios(targets["bordet"]["rates"], targets["floor"]["rates"])
+    runs = {name: [target_figures(args, r) for r in rs] for name, rs in results.items()}
+    for name, target_runs in runs.items():
+        out["targets"][name] = merged_target(target_runs)
+    if "bordet" in runs and "floor" in runs:
+        # Each run of Bordet against the floor's run beside it (the machine as it was then).
+        paired = [
+            ratios(b["rates"], f["rates"]) for b, f in zip(runs["bordet"], runs["floor"], strict=True)
+        ]
+        out["ratio_bordet_to_floor"] = [median_of(list(same)) for same in zip(*paired, strict=True)]
     return out
 
 
@@ -756,7 +814,7 @@ def render(f: dict[str, Any]) -> str:
             f"seq gaps {t['seq_gaps']}, connections closed early {t['connections_closed_early']}"
         )
         lines.append(head)
-        for r in t["rates"]:
+        for i, r in enumerate(t["rates"]):
             lat = r["latency_ms"]
             lines.append(
                 f"  {r['target_per_s']:>6g} {r['sent_per_s']:>8.0f} {r['accepted_per_s']:>8.0f} "
@@ -766,7 +824,7 @@ def render(f: dict[str, Any]) -> str:
                 f"{_num(r['server_cpu_pct_per_1000_frames_per_s'], '7.2f')} "
                 f"{_num(r['server_cpu_pct_per_1000_actions_per_s'], '7.2f')} "
                 f"{_num(r['server_rss_mb'], '7.0f')} {_num(r['server_rss_mb_per_1000_connections'], '6.1f')} "
-                f"{_num(r['server_gc_passes'], '4d')} {_num(r['server_gc_pause_ms'], '6.0f')} "
+                f"{_num(r['server_gc_passes'], '4.0f')} {_num(r['server_gc_pause_ms'], '6.0f')} "
                 f"{r['client_cpu_pct']:>5.0f} {_num(r['other_processes_cpu_pct'], '6.0f')} "
                 f"{_num(r['server_waiting_for_cpu_pct'], '7.0f')} {r['client_waiting_for_cpu_pct']:>7.0f} "
                 f"{sum(r['rejects'].values()):>4} {sum(r['errors'].values()):>4} {r['unresolved']:>5}"
@@ -774,10 +832,15 @@ def render(f: dict[str, Any]) -> str:
             problems = {**r["rejects"], **r["errors"]}
             if problems:
                 lines.append(f"         rejects/errors: {problems}")
+            if "runs" in t:
+                same = [run["rates"][i] for run in t["runs"]]
+                p99s = " / ".join(_num(x["latency_ms"]["p99"], ".1f") for x in same)
+                cpus = " / ".join(_num(x["server_cpu_pct"], ".1f") for x in same)
+                lines.append(f"         by run: p99 {p99s} ms; cpu% {cpus}")
     if "ratio_bordet_to_floor" in f:
         lines += [
             "",
-            "Bordet / floor:",
+            "Bordet / floor" + (" (the median of each run's own ratio):" if f["repeat"] > 1 else ":"),
             f"  {'rate':>6} {'cpu per 1,000 frames/s':>24} {'cpu per 1,000 actions/s':>24} {'p99':>8}",
         ]
         for r in f["ratio_bordet_to_floor"]:
@@ -831,6 +894,9 @@ def parse_args(argv: list[str] | None) -> Args:
     parser.add_argument("--database-url", help="Bordet's database (default: a temporary SQLite file)")
     parser.add_argument("--no-pin", dest="pin", action="store_false", help="do not pin server and clients")
     parser.add_argument("--concurrency", type=bounded(int, 1, 200), default=32, help="parallel setup")
+    parser.add_argument(
+        "--repeat", type=bounded(int, 1, 9), default=1, help="runs of each server, alternating: medians"
+    )
     parser.add_argument("--json", dest="as_json", action="store_true", help="the figures as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     ns = parser.parse_args(argv)
@@ -856,13 +922,17 @@ def parse_args(argv: list[str] | None) -> Args:
         concurrency=ns.concurrency,
         as_json=ns.as_json,
         quiet=ns.quiet,
+        repeat=ns.repeat,
     )
 
 
 def run(args: Args) -> None:
     notes = [f"code: {code_version()}", f"file descriptors: soft limit raised to {raise_fd_limit()}"]
+    results: dict[str, list[TargetResult]] = {name: [] for name in args.targets}
     with tempfile.TemporaryDirectory(prefix="bordet-fanout-") as tmp:
-        results = [run_target(args, name, Path(tmp)) for name in args.targets]
+        for run_no in range(args.repeat):
+            for name in args.targets:  # alternating, so a noisy minute of the machine hits both
+                results[name].append(run_target(args, name, Path(tmp) / f"{run_no}"))
     f = figures(args, results, notes)
     print(json.dumps(f, indent=2) if args.as_json else render(f))
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bench.fanout import GRAY_CARDS, gray, gray_step
+from bench.fanout import GRAY_CARDS, gray, gray_step, merged_rates
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -92,6 +92,54 @@ def test_the_ratio_compares_the_two_servers(sweep: dict[str, Any]) -> None:
     (ratio,) = sweep["ratio_bordet_to_floor"]
     assert ratio["target_per_s"] == 20
     assert ratio["cpu_per_1000_frames_per_s"] > 0 and ratio["p99"] > 0
+
+
+def test_repeated_runs_give_medians_and_keep_every_run_and_every_problem() -> None:
+    def run(p99: float, cpu: float, rejects: dict[str, int], unresolved: int) -> dict[str, Any]:
+        return {
+            "target_per_s": 20,
+            "latency_ms": {"n": 40, "p99": p99},
+            "server_cpu_pct": cpu,
+            "server_gc_passes": None,
+            "rejects": rejects,
+            "errors": {},
+            "unresolved": unresolved,
+            "skipped": 0,
+        }
+
+    (rate,) = merged_rates(
+        [[run(9.0, 30.0, {}, 0)], [run(100.0, 20.0, {"STALE_TURN": 1}, 2)], [run(12.0, 25.0, {}, 1)]]
+    )
+    assert rate["latency_ms"] == {"n": 40, "p99": 12.0} and rate["server_cpu_pct"] == 25.0
+    assert rate["server_gc_passes"] is None and rate["target_per_s"] == 20
+    assert rate["rejects"] == {"STALE_TURN": 1} and rate["unresolved"] == 3
+
+
+def test_a_repeated_sweep_alternates_the_servers_and_reports_each_run() -> None:
+    f = run_tool(
+        "--connections",
+        "8",
+        "--rates",
+        "20",
+        "--warmup",
+        "0.5",
+        "--seconds",
+        "1",
+        "--grace",
+        "8",
+        "--repeat",
+        "2",
+    )
+    assert f["repeat"] == 2
+    for name in ("bordet", "floor"):
+        target = f["targets"][name]
+        assert len(target["runs"]) == 2
+        assert len({run["server_pid"] for run in target["runs"]}) == 2  # a fresh server per run
+        (rate,) = target["rates"]
+        p99s = sorted(run["rates"][0]["latency_ms"]["p99"] for run in target["runs"])
+        assert rate["latency_ms"]["p99"] == pytest.approx(sum(p99s) / 2)
+    (ratio,) = f["ratio_bordet_to_floor"]
+    assert ratio["cpu_per_1000_frames_per_s"] > 0
 
 
 def test_idle_connections_answer_clock_sync() -> None:
