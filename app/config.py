@@ -129,6 +129,8 @@ class Settings:
             redis_url=os.environ.get("BORDET_REDIS_URL") or None,
             redis_prefix=os.environ.get("BORDET_REDIS_PREFIX", "bordet"),
             lease_s=float(os.environ.get("BORDET_LEASE_S", "3")),
-            gc_thresholds=_ints(os.environ.get("BORDET_GC_THRESHOLDS", "20000,20,10")),
+            gc_thresholds=_ints(
+                os.environ.get("BORDET_GC_THRESHOLDS", ",".join(map(str, DEFAULT_THRESHOLDS)))
+            ),
             fence_ttl_h=float(os.environ.get("BORDET_FENCE_TTL_H", str(7 * 24))),
         )
