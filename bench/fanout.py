@@ -782,9 +782,7 @@ def figures(args: Args, results: dict[str, list[TargetResult]], notes: list[str]
         out["targets"][name] = merged_target(target_runs)
     if "bordet" in runs and "floor" in runs:
         # Each run of Bordet against the floor's run beside it (the machine as it was then).
-        paired = [
-            ratios(b["rates"], f["rates"]) for b, f in zip(runs["bordet"], runs["floor"], strict=True)
-        ]
+        paired = [ratios(b["rates"], f["rates"]) for b, f in zip(runs["bordet"], runs["floor"], strict=True)]
         out["ratio_bordet_to_floor"] = [median_of(list(same)) for same in zip(*paired, strict=True)]
     return out
 

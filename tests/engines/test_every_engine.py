@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import orjson
 import pytest
@@ -98,3 +99,48 @@ def test_a_game_has_races_exactly_when_it_names_race_stimuli(name: str) -> None:
             on_step=lambda state: named.extend(engine.stimuli(state)),
         )
     assert engine.has_races() == bool(named) and stoppable(engine).has_races() == engine.has_races()
+
+
+PART_DEPTH = 2
+"""How deep a view's parts are checked: the view's own keys (``/seats``) and their entries (``/seats/2``)."""
+
+
+def _rebuilt(old: object, new: object, path: str = "") -> list[str]:
+    """The parts of ``new`` (below the view itself) equal to the old view's but built again, which
+    the room's diff would walk into. A part rebuilt only to hold the old view's own objects (a list
+    of unchanged seats) is passed over entry by entry, so it counts as kept."""
+    if old is new or type(old) is not type(new) or not isinstance(new, (dict, list)):
+        return []
+    if isinstance(old, dict) and isinstance(new, dict):
+        pairs = [(f"{path}/{key}", old[key], new[key]) for key in new.keys() & old.keys()]
+    else:
+        assert isinstance(old, list) and isinstance(new, list)
+        pairs = [(f"{path}/{i}", o, n) for i, (o, n) in enumerate(zip(old, new, strict=False))]
+    kept = all(isinstance(n, (dict, list)) and o is n for _, o, n in pairs)
+    if path and old == new and not (kept and len(old) == len(new)):
+        return [path]
+    if path.count("/") >= PART_DEPTH:
+        return []
+    return [found for sub_path, o, n in pairs for found in _rebuilt(o, n, sub_path)]
+
+
+@pytest.mark.parametrize("name", sorted(ALL_ENGINES))
+def test_a_view_part_that_did_not_change_is_the_same_object(name: str) -> None:
+    engine = ALL_ENGINES[name]
+    players = engine.max_players
+    options = engine.options_model.model_validate(fast_options(name))
+    keys = [None, *range(players)]
+    last: list[dict[int | None, Any]] = []
+    rebuilt: set[str] = set()
+
+    def check(state: object) -> None:
+        views = engine.views(state, keys)
+        if last:
+            for seat in keys:
+                rebuilt.update(_rebuilt(last[0][seat], views[seat]))
+        last[:] = [views]
+
+    choosers = [random_player_for(name)] * players
+    playout(engine, players, options, f"same-{name}", random.Random(3), choosers, on_step=check)
+    assert last, "the playout made no step"
+    assert sorted(rebuilt) == [], sorted(rebuilt)

@@ -26,7 +26,7 @@ from app.engines.kuuduk.options import KuudukOptions
 from app.engines.kuuduk.protocol import PROTOCOL
 from app.engines.kuuduk.rounds import deal, next_round
 from app.engines.kuuduk.state import Direction, KuudukState, Phase, Step
-from app.engines.kuuduk.view import result_detail, view
+from app.engines.kuuduk.view import result_detail, view, views
 from app.engines.protocol import GameProtocol
 from app.engines.rng import Rng
 from app.engines.seats import require_player_count
@@ -127,6 +127,9 @@ class KuudukEngine(Engine[KuudukState, KuudukOptions]):
 
     def view(self, state: KuudukState, seat: int | None) -> JSON:
         return view(state, seat)
+
+    def views(self, state: KuudukState, seats: Sequence[int | None]) -> dict[int | None, JSON]:
+        return views(state, seats)
 
     def result(self, state: KuudukState) -> Outcome:
         return Outcome(

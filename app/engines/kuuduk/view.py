@@ -6,18 +6,26 @@ every row with its gap marks, hand sizes, the draw pile size, the discard top
 and size, dealer, direction, turn and step, scores. Private: the cards of the
 viewer's own hand (including the card just drawn). Never shown: other hands,
 the draw pile's cards, the discards under the top, the RNG or the seed.
+
+The public part is built once for all seats, and every part that can stay the
+same between moves (a seat's row, a round of the score table, the last
+events) comes from a memo, so it is the very same object in consecutive views
+and the room's diff passes over it (:mod:`app.engines.view_parts`).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from functools import lru_cache
 
 from app.engines.base import JSON
-from app.engines.kuuduk.layout import SLOT_COUNT
+from app.engines.kuuduk.layout import SLOT_COUNT, Layout
 from app.engines.kuuduk.legal import legal
 from app.engines.kuuduk.state import Event, KuudukState, Phase, RoundRecord
+from app.engines.view_parts import tuple_json
 
 
+@lru_cache(maxsize=1 << 10)
 def record_json(record: RoundRecord) -> JSON:
     return {
         "round": record.round,
@@ -33,6 +41,12 @@ def record_json(record: RoundRecord) -> JSON:
     }
 
 
+@lru_cache(maxsize=256)
+def rounds_json(history: tuple[RoundRecord, ...]) -> list[JSON]:
+    return [record_json(r) for r in history]
+
+
+@lru_cache(maxsize=1 << 10)
 def event_json(event: Event) -> JSON:
     return {
         "type": event.kind,
@@ -48,24 +62,41 @@ def event_json(event: Event) -> JSON:
     }
 
 
+@lru_cache(maxsize=256)
+def events_json(events: tuple[Event, ...]) -> list[JSON]:
+    return [event_json(e) for e in events]
+
+
+@lru_cache(maxsize=1 << 10)
+def seat_json(playing: bool, hand: int, layout: Layout, score: int) -> JSON:
+    return {
+        "playing": playing,
+        "hand": hand,
+        "layout": list(layout.slots),
+        "gaps": [slot in layout.gaps for slot in range(1, SLOT_COUNT + 1)],
+        "laid": layout.laid,
+        "score": score,
+    }
+
+
+@lru_cache(maxsize=256)
+def next_round_json(seats: tuple[int, ...], tiebreak: bool) -> JSON:
+    return {"seats": list(seats), "tiebreak": tiebreak}
+
+
 def view(state: KuudukState, seat: int | None) -> JSON:
-    if seat is not None and not 0 <= seat < state.players:
-        raise ValueError(f"seat {seat} is not at this {state.players}-player table")
+    return views(state, (seat,))[seat]
+
+
+def views(state: KuudukState, seats: Sequence[int | None]) -> dict[int | None, JSON]:
+    """The views of ``seats``: all but the seat's own hand and actions is public, built once and shared."""
+    for seat in seats:
+        if seat is not None and not 0 <= seat < state.players:
+            raise ValueError(f"seat {seat} is not at this {state.players}-player table")
     playing = set(state.seats)
-    seats: list[dict[str, Any]] = [
-        {
-            "playing": s in playing,
-            "hand": len(state.hands[s]),
-            "layout": list(layout.slots),
-            "gaps": [slot in layout.gaps for slot in range(1, SLOT_COUNT + 1)],
-            "laid": layout.laid,
-            "score": state.totals[s],
-        }
-        for s, layout in enumerate(state.layouts)
-    ]
     in_turn = state.phase is Phase.TURN
     options = state.options
-    return {
+    public: JSON = {
         "game": "kuuduk",
         "phase": state.phase.value,
         "step": state.step.value if in_turn else None,
@@ -85,20 +116,30 @@ def view(state: KuudukState, seat: int | None) -> JSON:
         "stall_limit": state.stall_limit,
         "void_streak": state.void_streak,
         "void_rounds": options.void_rounds,
-        "seats": seats,
-        "hand": list(state.hands[seat]) if seat is not None else [],
-        "drawn": state.drawn if in_turn and seat == state.turn else None,
-        "scores": list(state.totals),
-        "rounds": [record_json(r) for r in state.history],
+        "seats": [
+            seat_json(s in playing, len(state.hands[s]), layout, state.totals[s])
+            for s, layout in enumerate(state.layouts)
+        ],
+    }
+    rest: JSON = {
+        "scores": tuple_json(state.totals),
+        "rounds": rounds_json(state.history),
         "next_round": (
-            {"seats": list(state.next_seats), "tiebreak": state.next_tiebreak}
-            if state.phase is Phase.ROUND_END
-            else None
+            next_round_json(state.next_seats, state.next_tiebreak) if state.phase is Phase.ROUND_END else None
         ),
-        "last": [event_json(e) for e in state.last],
-        "winners": list(state.winners),
-        "you": seat,
-        "legal": legal(state, seat),
+        "last": events_json(state.last),
+        "winners": tuple_json(state.winners),
+    }
+    return {
+        seat: {
+            **public,
+            "hand": tuple_json(state.hands[seat] if seat is not None else ()),
+            "drawn": state.drawn if in_turn and seat == state.turn else None,
+            **rest,
+            "you": seat,
+            "legal": legal(state, seat),
+        }
+        for seat in seats
     }
 
 

@@ -48,7 +48,7 @@ from app.engines.leekha.state import (
     TrickRecord,
     Verdict,
 )
-from app.engines.leekha.view import result_detail, view, winners
+from app.engines.leekha.view import result_detail, view, views, winners
 from app.engines.protocol import GameProtocol
 from app.engines.rng import Rng
 from app.engines.seats import require_player_count
@@ -124,6 +124,9 @@ class LeekhaEngine(Engine[LeekhaState, LeekhaOptions]):
 
     def view(self, state: LeekhaState, seat: int | None) -> JSON:
         return view(state, seat, decided_now(state))
+
+    def views(self, state: LeekhaState, seats: Sequence[int | None]) -> dict[int | None, JSON]:
+        return views(state, seats, decided_now(state))
 
     def result(self, state: LeekhaState) -> Outcome:
         return Outcome(

@@ -7,17 +7,26 @@ cards they hold and whether they passed or confirmed. Cards appear otherwise
 only once played face up (the trick, the last trick, the penalty cards each
 seat has taken). Cards discarded by a 37, a throw-in or an early end are never
 shown.
+
+The public part is built once for all seats, and every part that can stay the
+same between moves (a seat, the trick, a round of the score table, a hand, a
+list of legal actions) comes from a memo, so it is the very same object in
+consecutive views and the room's diff passes over it
+(:mod:`app.engines.view_parts`).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from functools import lru_cache
 
 from app.engines.base import JSON
+from app.engines.cards import CardId
 from app.engines.leekha.deck import SEATS, points_of, team_of
 from app.engines.leekha.rules import PASS_SIZE, legal_cards, legal_passes, must_keep
 from app.engines.leekha.scoring import Decided
-from app.engines.leekha.state import Event, LeekhaState, Phase, RoundRecord, TrickRecord
+from app.engines.leekha.state import Event, Hand, LeekhaState, Phase, RoundRecord, TrickRecord, Verdict
+from app.engines.view_parts import tuple_json
 
 
 def winners(state: LeekhaState) -> tuple[int, ...]:
@@ -34,20 +43,33 @@ def legal(state: LeekhaState, seat: int | None) -> list[JSON]:
     ``pass_rule`` in the view says the same in short for a UI.
     """
     if seat is None:
-        return []
+        return tuple_json(())
     phase = state.phase
     if phase is Phase.PASS_SELECT:
         if state.passes[seat] is not None:
-            return []
-        return [{"type": "submit_pass", "cards": [a, b, c]} for a, b, c in legal_passes(state.hands[seat])]
+            return tuple_json(())
+        return passes_legal(state.hands[seat])
     if phase in (Phase.PASS_REVEAL, Phase.ROUND_END):
-        return [] if state.acked[seat] else [{"type": "ack"}]
+        return tuple_json(()) if state.acked[seat] else _ACK
     if phase is Phase.PLAY and seat == state.turn:
-        cards = legal_cards(state.hands[seat], [c for _, c in state.trick])
-        return [*({"type": "play_card", "card": c} for c in cards), {"type": "throw_in"}]
-    return []
+        return plays_legal(legal_cards(state.hands[seat], [c for _, c in state.trick]))
+    return tuple_json(())
 
 
+_ACK: list[JSON] = [{"type": "ack"}]
+
+
+@lru_cache(maxsize=32)  # an entry is up to 286 passes (~45 KB); only hands passing now are asked
+def passes_legal(hand: Hand) -> list[JSON]:
+    return [{"type": "submit_pass", "cards": [a, b, c]} for a, b, c in legal_passes(hand)]
+
+
+@lru_cache(maxsize=256)  # one seat of each room is on turn
+def plays_legal(cards: tuple[CardId, ...]) -> list[JSON]:
+    return [*({"type": "play_card", "card": c} for c in cards), {"type": "throw_in"}]
+
+
+@lru_cache(maxsize=1 << 10)
 def record_json(record: RoundRecord) -> JSON:
     return {
         "round": record.round,
@@ -61,19 +83,36 @@ def record_json(record: RoundRecord) -> JSON:
     }
 
 
-def _trick_json(trick: TrickRecord | None) -> JSON | None:
-    if trick is None:
-        return None
-    return {
-        "cards": [{"seat": s, "card": c} for s, c in trick.cards],
-        "winner": trick.winner,
-        "points": trick.points,
-    }
+@lru_cache(maxsize=256)
+def history_json(history: tuple[RoundRecord, ...]) -> list[JSON]:
+    return [record_json(r) for r in history]
+
+
+@lru_cache(maxsize=512)
+def trick_json(trick: tuple[tuple[int, CardId], ...]) -> list[JSON]:
+    return [played_json(s, c) for s, c in trick]
+
+
+@lru_cache(maxsize=256)  # 4 seats x 52 cards
+def played_json(seat: int, card: CardId) -> JSON:
+    return {"seat": seat, "card": card}
+
+
+def _trick_record_json(trick: TrickRecord | None) -> JSON | None:
+    return None if trick is None else trick_record_json(trick)
+
+
+@lru_cache(maxsize=256)
+def trick_record_json(trick: TrickRecord) -> JSON:
+    return {"cards": trick_json(trick.cards), "winner": trick.winner, "points": trick.points}
 
 
 def _event_json(event: Event | None) -> JSON | None:
-    if event is None:
-        return None
+    return None if event is None else event_json(event)
+
+
+@lru_cache(maxsize=1 << 10)
+def event_json(event: Event) -> JSON:
     return {
         "kind": event.kind.value,
         "at": event.at,
@@ -86,40 +125,68 @@ def _event_json(event: Event | None) -> JSON | None:
 
 
 def _verdict_json(state: LeekhaState) -> JSON | None:
-    final = state.verdict
-    if final is None:
-        return None
+    return None if state.verdict is None else verdict_json(state.verdict)
+
+
+@lru_cache(maxsize=256)
+def verdict_json(final: Verdict) -> JSON:
     return {"losers": list(final.losers), "places": list(final.places), "early": final.early}
 
 
+@lru_cache(maxsize=256)
+def decided_json(decided: Decided) -> JSON:
+    return {"seat": decided.seat, "losers": list(decided.losers)}
+
+
+@lru_cache(maxsize=1 << 12)
+def taken_json(captured: Hand) -> list[CardId]:
+    """The penalty cards among those a seat has captured (the rest are never shown)."""
+    return [c for c in captured if points_of(c)]
+
+
+@lru_cache(maxsize=1 << 11)
+def seat_json(cards: int, team: int | None, passed: bool, acked: bool, points: int, captured: Hand) -> JSON:
+    return {
+        "cards": cards,
+        "team": team,
+        "passed": passed,
+        "acked": acked,
+        "points": points,
+        "tricks": len(captured) // SEATS,
+        "taken": taken_json(captured),
+    }
+
+
+@lru_cache(maxsize=256)
+def pass_rule_json(keep: tuple[str, ...]) -> JSON:
+    """The pass rule in short: ``count`` different cards, keeping a card of every ``must_keep`` colour."""
+    return {"count": PASS_SIZE, "must_keep": list(keep)}
+
+
 def view(state: LeekhaState, seat: int | None, decided: Decided | None) -> JSON:
-    if seat is not None and not 0 <= seat < SEATS:
-        raise ValueError(f"seat {seat} is not at this 4-player table")
+    return views(state, (seat,), decided)[seat]
+
+
+def views(state: LeekhaState, seats: Sequence[int | None], decided: Decided | None) -> dict[int | None, JSON]:
+    """The views of ``seats``: all but the seat's own cards and actions is public, built once and shared."""
+    for seat in seats:
+        if seat is not None and not 0 <= seat < SEATS:
+            raise ValueError(f"seat {seat} is not at this 4-player table")
     options = state.options
     teams = options.mode == "teams"
-    seats: list[dict[str, Any]] = [
-        {
-            "cards": len(state.hands[i]),
-            "team": team_of(i) if teams else None,
-            "passed": state.passes[i] is not None,
-            "acked": state.acked[i],
-            "points": state.round_pts[i],
-            "tricks": len(state.captured[i]) // SEATS,
-            "taken": [c for c in state.captured[i] if points_of(c)],
-        }
+    passes = state.passes
+    public_seats = [
+        seat_json(
+            len(state.hands[i]),
+            team_of(i) if teams else None,
+            passes[i] is not None,
+            state.acked[i],
+            state.round_pts[i],
+            state.captured[i],
+        )
         for i in range(SEATS)
     ]
-    # A seat's own pass and received cards are shown while the round is played.
-    in_round = state.phase in (Phase.PASS_SELECT, Phase.PASS_REVEAL, Phase.PLAY)
-    own_pass = state.passes[seat] if seat is not None and in_round else None
-    choosing = seat is not None and state.phase is Phase.PASS_SELECT and own_pass is None
-    # The pass rule in short: ``count`` different cards, keeping a card of every ``must_keep`` colour.
-    pass_rule = (
-        {"count": PASS_SIZE, "must_keep": list(must_keep(state.hands[seat]))}
-        if choosing and seat is not None
-        else None
-    )
-    return {
+    public: JSON = {
         "game": "leekha",
         "phase": state.phase.value,
         "mode": options.mode,
@@ -130,25 +197,38 @@ def view(state: LeekhaState, seat: int | None, decided: Decided | None) -> JSON:
         "turn": state.turn,
         "deadline": state.deadline,
         "led": state.led_colour,
-        "trick": [{"seat": s, "card": c} for s, c in state.trick],
-        "last_trick": _trick_json(state.last_trick),
+        "trick": trick_json(state.trick),
+        "last_trick": _trick_record_json(state.last_trick),
         "tricks_done": state.tricks_done,
-        "seats": seats,
-        "scores": list(state.scores),
+        "seats": public_seats,
+        "scores": tuple_json(state.scores),
         "bl_taker": state.bl_taker,
         "sl_taker": state.sl_taker,
         "end_reason": state.end_reason.value if state.end_reason else None,
-        "history": [record_json(r) for r in state.history],
-        "decided": {"seat": decided.seat, "losers": list(decided.losers)} if decided else None,
+        "history": history_json(state.history),
+        "decided": decided_json(decided) if decided else None,
         "result": _verdict_json(state),
-        "hand": list(state.hands[seat]) if seat is not None else [],
-        "pass": list(own_pass) if own_pass is not None else None,
-        "received": list(state.received[seat]) if seat is not None and in_round else [],
-        "pass_rule": pass_rule,
-        "last": _event_json(state.last),
-        "you": seat,
-        "legal": legal(state, seat),
     }
+    last = _event_json(state.last)
+    # A seat's own pass and received cards are shown while the round is played.
+    in_round = state.phase in (Phase.PASS_SELECT, Phase.PASS_REVEAL, Phase.PLAY)
+    out: dict[int | None, JSON] = {}
+    for seat in seats:
+        own_pass = passes[seat] if seat is not None and in_round else None
+        choosing = seat is not None and state.phase is Phase.PASS_SELECT and own_pass is None
+        out[seat] = {
+            **public,
+            "hand": tuple_json(state.hands[seat] if seat is not None else ()),
+            "pass": tuple_json(own_pass) if own_pass is not None else None,
+            "received": tuple_json(state.received[seat] if seat is not None and in_round else ()),
+            "pass_rule": pass_rule_json(must_keep(state.hands[seat]))
+            if choosing and seat is not None
+            else None,
+            "last": last,
+            "you": seat,
+            "legal": legal(state, seat),
+        }
+    return out
 
 
 def result_detail(state: LeekhaState) -> JSON:

@@ -16,14 +16,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
 
 from app.engines.base import JSON
+from app.engines.cards import CardId
 from app.engines.ranking import seats_with_highest
 from app.engines.rummy.melds import KIND_JSON, Meld, MeldCheck, Table
 from app.engines.rummy.problems import Problem
 from app.engines.rummy.state import Phase, RoundRecord, RummyState, TurnRecord
 from app.engines.rummy.table import draft_verdict
+from app.engines.view_parts import tuple_json
 
 MOVE_SHAPE: JSON = {
     "card": "<id of a card in your hand or in the draft>",
@@ -35,8 +36,7 @@ DRAFT_SHAPE: JSON = {"table": '<[{"kind": "group" | "run" | null (optional), "ca
 
 # One JSON object per distinct set, table, verdict, problem, hand, score table...: what did not change
 # is then the very same object in consecutive views, which the room's diff passes over without
-# looking inside (a draft step changes one set of many, and one hand). Views are read-only, so
-# sharing them is safe.
+# looking inside (a draft step changes one set of many, and one hand): see app.engines.view_parts.
 
 
 def legal(state: RummyState, seat: int | None) -> list[JSON]:
@@ -47,25 +47,31 @@ def legal(state: RummyState, seat: int | None) -> list[JSON]:
 
 @lru_cache(maxsize=256)
 def turn_legal(turn_id: int, can_undo: bool, can_reset: bool) -> list[JSON]:
+    move, declare, draft, undo, reset, commit, draw = turn_kinds(turn_id)
+    return [
+        move,
+        declare,
+        draft,
+        *((undo,) if can_undo else ()),
+        *((reset,) if can_reset else ()),
+        commit,
+        draw,
+    ]
+
+
+@lru_cache(maxsize=256)
+def turn_kinds(turn_id: int) -> tuple[JSON, ...]:
+    """Every kind of action of a turn, each one object for the whole turn."""
     turn = {"turn_id": turn_id}
-    kinds: list[JSON] = [
+    return (
         {"type": "move", **turn, **MOVE_SHAPE},
         {"type": "declare", **turn, **DECLARE_SHAPE},
         {"type": "draft", **turn, **DRAFT_SHAPE},
-    ]
-    if can_undo:
-        kinds.append({"type": "undo", **turn})
-    if can_reset:
-        kinds.append({"type": "reset", **turn})
-    kinds.append({"type": "commit", **turn})
-    kinds.append({"type": "draw", **turn})
-    return kinds
-
-
-@lru_cache(maxsize=1 << 12)
-def tuple_json(items: tuple[Any, ...]) -> list[Any]:
-    """A hand, the totals, the winners: a tuple of JSON scalars as a (shared) list."""
-    return list(items)
+        {"type": "undo", **turn},
+        {"type": "reset", **turn},
+        {"type": "commit", **turn},
+        {"type": "draw", **turn},
+    )
 
 
 @lru_cache(maxsize=1 << 10)
@@ -95,16 +101,30 @@ def problem_json(problem: Problem) -> JSON:
 
 def draft_json(state: RummyState) -> JSON:
     seat = state.seat
-    check = draft_verdict(
-        state.table, state.hands[seat], state.draft, state.opened[seat], state.options.opening_min
+    return turn_draft_json(
+        state.table,
+        state.hands[seat],
+        state.draft,
+        state.opened[seat],
+        state.options.opening_min,
+        len(state.undo),
     )
+
+
+@lru_cache(maxsize=256)
+def turn_draft_json(
+    t0: Table, hand: tuple[CardId, ...], draft: Table, opened: bool, opening_min: int, steps: int
+) -> JSON:
+    """The draft with its verdict, keyed as ``draft_verdict`` plus the undo depth: a hit costs what
+    the verdict's own lookup did."""
+    check = draft_verdict(t0, hand, draft, opened, opening_min)
     return {
-        "table": table_json(state.draft),
+        "table": table_json(draft),
         "sets": [verdict_json(c) for c in check.sets],
         "problems": [problem_json(p) for p in check.problems],
         "valid": check.ok,
         "placed": len(check.played),
-        "steps": len(state.undo),
+        "steps": steps,
     }
 
 

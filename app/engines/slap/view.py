@@ -6,17 +6,24 @@ never appear, not even as ids: a card is shown only while it lies face up on
 the table, and a closed flip is described without its cards. Nothing flags
 a pair either: a slap is offered on every open flip, and an open flip's
 deadline (which differs for pairs) is left out.
+
+Every part that can stay the same between moves (a seat, a round of the score
+table, the last ruling, the totals) comes from a memo, so it is the very same
+object in consecutive views and the room's diff passes over it
+(:mod:`app.engines.view_parts`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from functools import lru_cache
 
 from app.engines.base import JSON
+from app.engines.cards import CardId
 from app.engines.race import Claim
 from app.engines.slap.options import SlapOptions
 from app.engines.slap.state import ClosedFlip, Phase, RoundRecord, SlapState
+from app.engines.view_parts import tuple_json
 
 _OPEN = (Phase.FLIP_OPEN, Phase.RACE)
 _SHOWS_REVEAL = (Phase.NU_CALLED, Phase.FLIP_OPEN, Phase.RACE)
@@ -25,25 +32,39 @@ _SHOWS_REVEAL = (Phase.NU_CALLED, Phase.FLIP_OPEN, Phase.RACE)
 def winners(state: SlapState) -> list[int]:
     """All seats sharing the best total, once the match is over."""
     if state.phase is not Phase.MATCH_OVER:
-        return []
+        return tuple_json(())
     best = max(state.totals)
-    return [seat for seat, total in enumerate(state.totals) if total == best]
+    return tuple_json(tuple(seat for seat, total in enumerate(state.totals) if total == best))
 
 
 def legal(state: SlapState, seat: int | None) -> list[JSON]:
     if seat is None:
-        return []
+        return tuple_json(())
     if state.phase is Phase.AWAIT_NU:
         if state.options.nu_mode == "starter" and seat == state.starter:
-            return [{"type": "nu"}]
-        return []
+            return _NU
+        return tuple_json(())
     # A slap is offered on every open flip, pair or not: listing it only on
     # pairs would tell players there is a pair.
     if state.phase in _OPEN and not state.has_slapped(seat):
-        return [{"type": "slap", "flip": state.flip}]
-    return []
+        return slap_legal(state.flip)
+    return tuple_json(())
 
 
+_NU: list[JSON] = [{"type": "nu"}]
+
+
+@lru_cache(maxsize=256)
+def slap_legal(flip: int) -> list[JSON]:
+    return [{"type": "slap", "flip": flip}]
+
+
+@lru_cache(maxsize=1 << 11)
+def seat_json(colour: str, pile: int, card: CardId | None, penalties: int, slapped: bool) -> JSON:
+    return {"colour": colour, "pile": pile, "card": card, "penalties": penalties, "slapped": slapped}
+
+
+@lru_cache(maxsize=1 << 10)
 def record_json(record: RoundRecord) -> JSON:
     return {
         "round": record.round,
@@ -83,9 +104,17 @@ def ruling_json(last: ClosedFlip, options: SlapOptions) -> JSON:
     }
 
 
+@lru_cache(maxsize=256)
+def scores_json(history: tuple[RoundRecord, ...]) -> list[JSON]:
+    return [record_json(r) for r in history]
+
+
 def last_json(last: ClosedFlip | None) -> JSON | None:
-    if last is None:
-        return None
+    return None if last is None else closed_flip_json(last)
+
+
+@lru_cache(maxsize=512)
+def closed_flip_json(last: ClosedFlip) -> JSON:
     return {
         "flip": last.flip,
         "kind": last.kind.value,
@@ -110,14 +139,8 @@ def views(state: SlapState, seats: Sequence[int | None]) -> dict[int | None, JSO
     options = state.options
     slapped = {c.seat for c in state.slaps}
     table = state.table
-    counts: list[dict[str, Any]] = [
-        {
-            "colour": colour,
-            "pile": len(state.piles[i]),
-            "card": table[i] if table else None,
-            "penalties": state.penalties[i],
-            "slapped": i in slapped,
-        }
+    counts = [
+        seat_json(colour, len(state.piles[i]), table[i] if table else None, state.penalties[i], i in slapped)
         for i, colour in enumerate(state.colours)
     ]
     limit_ms = options.round_time_limit_s * 1000
@@ -136,8 +159,8 @@ def views(state: SlapState, seats: Sequence[int | None]) -> dict[int | None, JSO
         "round_started_at": state.round_started_at,
         "time_limit_at": state.round_started_at + limit_ms if limit_ms else None,
         "seats": counts,
-        "totals": list(state.totals),
-        "scores": [record_json(r) for r in state.history],
+        "totals": tuple_json(state.totals),
+        "scores": scores_json(state.history),
         "last": last_json(state.last),
         "winners": winners(state),
     }

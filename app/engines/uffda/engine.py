@@ -33,7 +33,7 @@ from app.engines.uffda.protocol import PROTOCOL
 from app.engines.uffda.rounds import begin_round
 from app.engines.uffda.state import Phase, Step, Turn, UffdaState
 from app.engines.uffda.timers import due_at, run_until
-from app.engines.uffda.view import result_detail, ruling_json, view
+from app.engines.uffda.view import result_detail, ruling_json, view, views
 
 
 class UffdaEngine(Engine[UffdaState, UffdaOptions]):
@@ -122,6 +122,9 @@ class UffdaEngine(Engine[UffdaState, UffdaOptions]):
 
     def view(self, state: UffdaState, seat: int | None) -> JSON:
         return view(state, seat)
+
+    def views(self, state: UffdaState, seats: Sequence[int | None]) -> dict[int | None, JSON]:
+        return views(state, seats)
 
     # -- race capabilities -------------------------------------------------------
 

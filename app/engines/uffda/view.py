@@ -29,13 +29,21 @@ whether one is open, except the ``offences`` list under ``assist``:
   see (kind, offender, turn, whether its window is closing, who called).
 
 Every other action ``legal`` lists is accepted if sent before the state changes.
+
+The public part is built once for all seats, and every part that can stay the
+same between moves (a branch, a seat, an event, a round of the score table, an
+action) comes from a memo, so it is the very same object in consecutive views
+and the room's diff passes over it (:mod:`app.engines.view_parts`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from app.engines.base import JSON
+from app.engines.cards import CardId
 from app.engines.ranking import places_lowest_first, seats_with_lowest
 from app.engines.uffda.board import community_ready
 from app.engines.uffda.options import UffdaOptions
@@ -54,6 +62,7 @@ from app.engines.uffda.state import (
     UffdaState,
 )
 from app.engines.uffda.turn import can_pass, going_out_blocked, plays
+from app.engines.view_parts import tuple_json
 
 _FREE_NEXT = (Step.AFTER_DRAW, Step.FOLLOW_UP_DRAWN, Step.DONE)
 
@@ -79,41 +88,56 @@ def legal(state: UffdaState, seat: int | None) -> list[JSON]:
     may add ``"uffda": true``. Calls and the late declaration are offered by the public
     conditions of the module docstring, never by an open mistake."""
     if seat is None or state.phase is not Phase.PLAY:
-        return []
+        return tuple_json(())
     out: list[JSON] = []
     turn = state.turn
     if seat == turn.seat:
         step = turn.step
         if not going_out_blocked(state, seat):
-            out.extend(
-                {"type": "play", "card": card, "branch": b, "on": on, "side": side}
-                for card, (b, on, side) in plays(state)
-            )
+            out.extend(play_json(card, b, on, side) for card, (b, on, side) in plays(state))
         if step in (Step.OPEN, Step.FOLLOW_UP):
-            out.extend({"type": "draw", "pile": k} for k in (0, 1) if state.piles[k])
+            out.extend(_DRAWS[k] for k in (0, 1) if state.piles[k])
         coin = state.branches[seat].coin
         if step is Step.AFTER_DRAW and not turn.drew_under_double and not coin:
-            out.append({"type": "place_coin"})
+            out.append(_PLACE_COIN)
         if turn.played_own and coin:
-            out.append({"type": "remove_coin"})
+            out.append(_REMOVE_COIN)
         if step in _FREE_NEXT or can_pass(state):
-            out.append({"type": "next"})
+            out.append(_NEXT)
     if not state.options.penalties:
         return out
     # Neither offer may depend on an open mistake (rules 8.36): see the module docstring.
     if may_declare(state, seat):
-        out.append({"type": "declare_uffda"})
+        out.append(_DECLARE)
     if len(state.hands[seat]) >= 2:
-        out.extend(
-            {"type": "call", "kind": kind.value, "target": target}
-            for kind in Kind
-            for target in range(state.players)
-            if target != seat
-        )
+        out.extend(calls_legal(seat, state.players))
     return out
 
 
-def _branch_json(branch: Branch) -> JSON:
+_DRAWS: tuple[JSON, JSON] = ({"type": "draw", "pile": 0}, {"type": "draw", "pile": 1})
+_PLACE_COIN: JSON = {"type": "place_coin"}
+_REMOVE_COIN: JSON = {"type": "remove_coin"}
+_NEXT: JSON = {"type": "next"}
+_DECLARE: JSON = {"type": "declare_uffda"}
+
+
+@lru_cache(maxsize=1 << 11)
+def play_json(card: CardId, branch: int, on: int, side: int) -> JSON:
+    return {"type": "play", "card": card, "branch": branch, "on": on, "side": side}
+
+
+@lru_cache(maxsize=64)
+def calls_legal(seat: int, players: int) -> list[JSON]:
+    return [
+        {"type": "call", "kind": kind.value, "target": target}
+        for kind in Kind
+        for target in range(players)
+        if target != seat
+    ]
+
+
+@lru_cache(maxsize=512)
+def branch_json(branch: Branch) -> JSON:
     return {
         "owner": branch.owner,
         "coin": branch.coin,
@@ -123,8 +147,11 @@ def _branch_json(branch: Branch) -> JSON:
 
 
 def _double_json(double: ActiveDouble | None) -> JSON | None:
-    if double is None:
-        return None
+    return None if double is None else double_json(double)
+
+
+@lru_cache(maxsize=256)
+def double_json(double: ActiveDouble) -> JSON:
     return {
         "branch": double.branch,
         "on": double.card,
@@ -134,6 +161,7 @@ def _double_json(double: ActiveDouble | None) -> JSON | None:
     }
 
 
+@lru_cache(maxsize=1 << 10)
 def record_json(record: RoundRecord) -> JSON:
     return {
         "round": record.round,
@@ -147,16 +175,33 @@ def record_json(record: RoundRecord) -> JSON:
     }
 
 
+@lru_cache(maxsize=256)
+def scores_json(history: tuple[RoundRecord, ...]) -> list[JSON]:
+    return [record_json(r) for r in history]
+
+
 def event_json(event: Event, seat: int | None) -> JSON:
+    """An event as ``seat`` sees it: its card only if the seat handled it (rules 5.8)."""
+    return shown_event_json(event, event.secret is not None and seat in event.secret_to)
+
+
+@lru_cache(maxsize=1 << 10)
+def shown_event_json(event: Event, secret_shown: bool) -> JSON:
     out: dict[str, Any] = {"seq": event.seq, "at": event.at, "kind": event.kind, "seat": event.seat}
     for key, value in event.info:
         out[key] = list(value) if isinstance(value, tuple) else value
-    if event.secret is not None and seat in event.secret_to:
+    if secret_shown:
         out["card"] = event.secret
     return out
 
 
-def _offence_json(offence: Offence) -> JSON:
+@lru_cache(maxsize=256)
+def public_events_json(events: tuple[Event, ...]) -> list[JSON]:
+    return [shown_event_json(e, False) for e in events]
+
+
+@lru_cache(maxsize=1 << 10)
+def offence_json(offence: Offence) -> JSON:
     return {
         "kind": offence.kind.value,
         "offender": offence.offender,
@@ -193,9 +238,36 @@ def ruling_json(judged: Judged, options: UffdaOptions) -> JSON:
     }
 
 
+@lru_cache(maxsize=1 << 10)
+def turn_json(turn: Turn) -> JSON:
+    return {
+        "seat": turn.seat,
+        "no": turn.no,
+        "step": turn.step.value,
+        "drew": turn.drew,
+        "played": turn.played_any,
+    }
+
+
+@lru_cache(maxsize=1 << 10)
+def seat_json(cards: int, total: int) -> JSON:
+    return {"cards": cards, "total": total}
+
+
+@lru_cache(maxsize=256)
+def first_draw_json(first_draw: tuple[tuple[CardId | None, ...], ...]) -> list[list[CardId | None]]:
+    return [list(row) for row in first_draw]
+
+
 def view(state: UffdaState, seat: int | None) -> JSON:
-    if seat is not None and not 0 <= seat < state.players:
-        raise ValueError(f"seat {seat} is not at this {state.players}-player table")
+    return views(state, (seat,))[seat]
+
+
+def views(state: UffdaState, seats: Sequence[int | None]) -> dict[int | None, JSON]:
+    """The views of ``seats``: all but the seat's own cards, events and actions is public, built once."""
+    for seat in seats:
+        if seat is not None and not 0 <= seat < state.players:
+            raise ValueError(f"seat {seat} is not at this {state.players}-player table")
     turn = state.turn
     playing = state.phase is Phase.PLAY
     if playing:
@@ -204,52 +276,61 @@ def view(state: UffdaState, seat: int | None) -> JSON:
         deadline = state.resume_at
     else:
         deadline = None
-    return {
+    assist = state.options.assist
+    public: JSON = {
         "game": "uffda",
         "phase": state.phase.value,
         "round": state.round,
         "rounds": state.options.rounds,
         "center": state.center,
         "dealer": state.dealer,
-        "first_draw": [list(row) for row in state.first_draw],
-        "turn": {
-            "seat": turn.seat,
-            "no": turn.no,
-            "step": turn.step.value,
-            "drew": turn.drew,
-            "played": turn.played_any,
-        },
+        "first_draw": first_draw_json(state.first_draw),
+        "turn": turn_json(turn),
         "deadline": deadline,
-        "piles": [len(state.piles[0]), len(state.piles[1])],
-        "branches": [_branch_json(b) for b in state.branches],
+        "piles": tuple_json((len(state.piles[0]), len(state.piles[1]))),
+        "branches": [branch_json(b) for b in state.branches],
         "community_open": community_ready(state.branches),
         "double": _double_json(state.double),
-        "seats": [
-            {"cards": len(hand), "total": total}
-            for hand, total in zip(state.hands, state.totals, strict=True)
-        ],
-        "hand": None if seat is None else list(state.hands[seat]),
-        "drawn": _drawn(state, seat),
-        "totals": list(state.totals),
-        "scores": [record_json(r) for r in state.history],
-        "last": [event_json(e, seat) for e in state.last],
+        "seats": [seat_json(len(hand), total) for hand, total in zip(state.hands, state.totals, strict=True)],
+    }
+    after_drawn: JSON = {
+        "totals": tuple_json(state.totals),
+        "scores": scores_json(state.history),
+    }
+    after_last: JSON = {
         # Public only: a card handed over earlier in the window is not in this seat's hand any more.
-        "recent": [event_json(e, None) for e in state.recent],
+        "recent": public_events_json(state.recent),
         "previous": _previous_json(state.previous) if playing else None,
         "penalties": state.options.penalties,
-        "offences": [_offence_json(o) for o in state.offences] if state.options.assist else [],
-        "winners": list(seats_with_lowest(state.totals)) if state.phase is Phase.GAME_OVER else [],
-        "you": seat,
-        "legal": legal(state, seat),
-        "shapes": SHAPES,
+        "offences": [offence_json(o) for o in state.offences] if assist else tuple_json(()),
+        "winners": tuple_json(
+            tuple(seats_with_lowest(state.totals)) if state.phase is Phase.GAME_OVER else ()
+        ),
+    }
+    return {
+        seat: {
+            **public,
+            "hand": None if seat is None else tuple_json(state.hands[seat]),
+            "drawn": _drawn(state, seat),
+            **after_drawn,
+            "last": [event_json(e, seat) for e in state.last],
+            **after_last,
+            "you": seat,
+            "legal": legal(state, seat),
+            "shapes": SHAPES,
+        }
+        for seat in seats
     }
 
 
 def _previous_json(turn: Turn | None) -> JSON | None:
+    return None if turn is None else previous_json(turn)
+
+
+@lru_cache(maxsize=1 << 10)
+def previous_json(turn: Turn) -> JSON:
     """The public facts of the turn before (rules 4.6, 5.8): whose, and whether they drew, played,
     or drew while a double was active (such a draw never owes a coin)."""
-    if turn is None:
-        return None
     return {
         "seat": turn.seat,
         "no": turn.no,
