@@ -50,6 +50,7 @@ test: $(VENV)/.installed
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check $(LINT_PATHS) migrations
+	$(BIN)/ruff format --check $(LINT_PATHS) migrations
 	$(BIN)/mypy $(LINT_PATHS)
 
 # docs/protocol.md is generated from the code (a test keeps it current).
