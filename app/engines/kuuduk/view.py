@@ -22,7 +22,7 @@ from app.engines.base import JSON
 from app.engines.kuuduk.layout import SLOT_COUNT, Layout
 from app.engines.kuuduk.legal import legal
 from app.engines.kuuduk.state import Event, KuudukState, Phase, RoundRecord
-from app.engines.view_parts import tuple_json
+from app.engines.view_parts import check_viewers, each_json, tuple_json
 
 
 @lru_cache(maxsize=1 << 10)
@@ -41,11 +41,6 @@ def record_json(record: RoundRecord) -> JSON:
     }
 
 
-@lru_cache(maxsize=256)
-def rounds_json(history: tuple[RoundRecord, ...]) -> list[JSON]:
-    return [record_json(r) for r in history]
-
-
 @lru_cache(maxsize=1 << 10)
 def event_json(event: Event) -> JSON:
     return {
@@ -60,11 +55,6 @@ def event_json(event: Event) -> JSON:
         "direction": None if event.direction is None else event.direction.value,
         "count": event.count,
     }
-
-
-@lru_cache(maxsize=256)
-def events_json(events: tuple[Event, ...]) -> list[JSON]:
-    return [event_json(e) for e in events]
 
 
 @lru_cache(maxsize=1 << 10)
@@ -90,9 +80,7 @@ def view(state: KuudukState, seat: int | None) -> JSON:
 
 def views(state: KuudukState, seats: Sequence[int | None]) -> dict[int | None, JSON]:
     """The views of ``seats``: all but the seat's own hand and actions is public, built once and shared."""
-    for seat in seats:
-        if seat is not None and not 0 <= seat < state.players:
-            raise ValueError(f"seat {seat} is not at this {state.players}-player table")
+    check_viewers(seats, state.players)
     playing = set(state.seats)
     in_turn = state.phase is Phase.TURN
     options = state.options
@@ -123,11 +111,11 @@ def views(state: KuudukState, seats: Sequence[int | None]) -> dict[int | None, J
     }
     rest: JSON = {
         "scores": tuple_json(state.totals),
-        "rounds": rounds_json(state.history),
+        "rounds": each_json(record_json, state.history),
         "next_round": (
             next_round_json(state.next_seats, state.next_tiebreak) if state.phase is Phase.ROUND_END else None
         ),
-        "last": events_json(state.last),
+        "last": each_json(event_json, state.last),
         "winners": tuple_json(state.winners),
     }
     return {

@@ -26,7 +26,7 @@ from app.engines.leekha.deck import SEATS, points_of, team_of
 from app.engines.leekha.rules import PASS_SIZE, legal_cards, legal_passes, must_keep
 from app.engines.leekha.scoring import Decided
 from app.engines.leekha.state import Event, Hand, LeekhaState, Phase, RoundRecord, TrickRecord, Verdict
-from app.engines.view_parts import tuple_json
+from app.engines.view_parts import check_viewers, each_json, tuple_json
 
 
 def winners(state: LeekhaState) -> tuple[int, ...]:
@@ -81,11 +81,6 @@ def record_json(record: RoundRecord) -> JSON:
         "sl_taker": record.sl_taker,
         "tricks": record.tricks,
     }
-
-
-@lru_cache(maxsize=256)
-def history_json(history: tuple[RoundRecord, ...]) -> list[JSON]:
-    return [record_json(r) for r in history]
 
 
 @lru_cache(maxsize=512)
@@ -169,9 +164,7 @@ def view(state: LeekhaState, seat: int | None, decided: Decided | None) -> JSON:
 
 def views(state: LeekhaState, seats: Sequence[int | None], decided: Decided | None) -> dict[int | None, JSON]:
     """The views of ``seats``: all but the seat's own cards and actions is public, built once and shared."""
-    for seat in seats:
-        if seat is not None and not 0 <= seat < SEATS:
-            raise ValueError(f"seat {seat} is not at this 4-player table")
+    check_viewers(seats, SEATS)
     options = state.options
     teams = options.mode == "teams"
     passes = state.passes
@@ -205,7 +198,7 @@ def views(state: LeekhaState, seats: Sequence[int | None], decided: Decided | No
         "bl_taker": state.bl_taker,
         "sl_taker": state.sl_taker,
         "end_reason": state.end_reason.value if state.end_reason else None,
-        "history": history_json(state.history),
+        "history": each_json(record_json, state.history),
         "decided": decided_json(decided) if decided else None,
         "result": _verdict_json(state),
     }

@@ -24,7 +24,7 @@ from app.engines.rummy.melds import KIND_JSON, Meld, MeldCheck, Table
 from app.engines.rummy.problems import Problem
 from app.engines.rummy.state import Phase, RoundRecord, RummyState, TurnRecord
 from app.engines.rummy.table import draft_verdict
-from app.engines.view_parts import tuple_json
+from app.engines.view_parts import check_viewers, each_json, tuple_json
 
 MOVE_SHAPE: JSON = {
     "card": "<id of a card in your hand or in the draft>",
@@ -161,11 +161,6 @@ def record_json(record: RoundRecord) -> JSON:
     }
 
 
-@lru_cache(maxsize=256)
-def scores_json(history: tuple[RoundRecord, ...]) -> list[JSON]:
-    return [record_json(r) for r in history]
-
-
 def winners(state: RummyState) -> list[int]:
     return tuple_json(tuple(seats_with_highest(state.totals)) if state.phase is Phase.MATCH_OVER else ())
 
@@ -177,9 +172,7 @@ def view(state: RummyState, seat: int | None) -> JSON:
 def views(state: RummyState, seats: Sequence[int | None]) -> dict[int | None, JSON]:
     """The views of ``seats``, sharing one public part: the table, the draft and its verdict, the
     seats' counts and the scores are the same objects in each (built, and diffed, once)."""
-    for seat in seats:
-        if seat is not None and not 0 <= seat < state.players:
-            raise ValueError(f"seat {seat} is not at this {state.players}-player table")
+    check_viewers(seats, state.players)
     options = state.options
     turn = state.phase is Phase.TURN
     minutes = options.match_minutes
@@ -188,7 +181,7 @@ def views(state: RummyState, seats: Sequence[int | None]) -> dict[int | None, JS
     hands = [state.working_hand(i) for i in range(state.players)]
     counts = [seat_json(len(hands[i]), state.opened[i], state.away(i)) for i in range(state.players)]
     totals = tuple_json(state.totals)
-    scores = scores_json(state.history)
+    scores = each_json(record_json, state.history)
     won = winners(state)
     public: JSON = {
         "game": "rummy",

@@ -23,7 +23,7 @@ from app.engines.cards import CardId
 from app.engines.race import Claim
 from app.engines.slap.options import SlapOptions
 from app.engines.slap.state import ClosedFlip, Phase, RoundRecord, SlapState
-from app.engines.view_parts import tuple_json
+from app.engines.view_parts import check_viewers, each_json, tuple_json
 
 _OPEN = (Phase.FLIP_OPEN, Phase.RACE)
 _SHOWS_REVEAL = (Phase.NU_CALLED, Phase.FLIP_OPEN, Phase.RACE)
@@ -104,11 +104,6 @@ def ruling_json(last: ClosedFlip, options: SlapOptions) -> JSON:
     }
 
 
-@lru_cache(maxsize=256)
-def scores_json(history: tuple[RoundRecord, ...]) -> list[JSON]:
-    return [record_json(r) for r in history]
-
-
 def last_json(last: ClosedFlip | None) -> JSON | None:
     return None if last is None else closed_flip_json(last)
 
@@ -133,9 +128,7 @@ def view(state: SlapState, seat: int | None) -> JSON:
 
 def views(state: SlapState, seats: Sequence[int | None]) -> dict[int | None, JSON]:
     """The views of ``seats``: all but ``you`` and ``legal`` is public, built once and shared."""
-    for seat in seats:
-        if seat is not None and not 0 <= seat < state.players:
-            raise ValueError(f"seat {seat} is not at this {state.players}-player table")
+    check_viewers(seats, state.players)
     options = state.options
     slapped = {c.seat for c in state.slaps}
     table = state.table
@@ -160,7 +153,7 @@ def views(state: SlapState, seats: Sequence[int | None]) -> dict[int | None, JSO
         "time_limit_at": state.round_started_at + limit_ms if limit_ms else None,
         "seats": counts,
         "totals": tuple_json(state.totals),
-        "scores": scores_json(state.history),
+        "scores": each_json(record_json, state.history),
         "last": last_json(state.last),
         "winners": winners(state),
     }

@@ -62,7 +62,7 @@ from app.engines.uffda.state import (
     UffdaState,
 )
 from app.engines.uffda.turn import can_pass, going_out_blocked, plays
-from app.engines.view_parts import tuple_json
+from app.engines.view_parts import check_viewers, each_json, tuple_json
 
 _FREE_NEXT = (Step.AFTER_DRAW, Step.FOLLOW_UP_DRAWN, Step.DONE)
 
@@ -175,11 +175,6 @@ def record_json(record: RoundRecord) -> JSON:
     }
 
 
-@lru_cache(maxsize=256)
-def scores_json(history: tuple[RoundRecord, ...]) -> list[JSON]:
-    return [record_json(r) for r in history]
-
-
 def event_json(event: Event, seat: int | None) -> JSON:
     """An event as ``seat`` sees it: its card only if the seat handled it (rules 5.8)."""
     return shown_event_json(event, event.secret is not None and seat in event.secret_to)
@@ -265,9 +260,7 @@ def view(state: UffdaState, seat: int | None) -> JSON:
 
 def views(state: UffdaState, seats: Sequence[int | None]) -> dict[int | None, JSON]:
     """The views of ``seats``: all but the seat's own cards, events and actions is public, built once."""
-    for seat in seats:
-        if seat is not None and not 0 <= seat < state.players:
-            raise ValueError(f"seat {seat} is not at this {state.players}-player table")
+    check_viewers(seats, state.players)
     turn = state.turn
     playing = state.phase is Phase.PLAY
     if playing:
@@ -295,7 +288,7 @@ def views(state: UffdaState, seats: Sequence[int | None]) -> dict[int | None, JS
     }
     after_drawn: JSON = {
         "totals": tuple_json(state.totals),
-        "scores": scores_json(state.history),
+        "scores": each_json(record_json, state.history),
     }
     after_last: JSON = {
         # Public only: a card handed over earlier in the window is not in this seat's hand any more.
