@@ -12,6 +12,13 @@ young threshold is raised, so a young pass happens per tens of thousands of surv
 rather than per hundreds, and middle and full passes become rare. Cyclic garbage is still found,
 only in larger, rarer passes; refcounting frees everything else at once as before.
 
+Why 20,000 and not another young threshold (``bench.fanout``, 1,000 connections, two runs each):
+a young pass walks every room's views and states made since the last pass, not just the threshold's
+worth, so its length grows with the threshold. 5,000 and 2,000 gave 4 and 12 times the collector's
+time in all. 100,000 and 200,000 gave rarer but longer passes (about 60 and 100 ms, against 20-45
+at 20,000 on the same machine): a better p99 at 500-1,000 actions/s, a worse one near saturation,
+where a longer stall leaves a backlog that takes longer to drain.
+
 :func:`keep_trimmed` hands freed memory back to the operating system once a minute. Frames,
 patches and socket buffers are larger than Python's small-object allocator takes, so they come from
 the C allocator, which returns freed memory only from the top of its heap: one live block above

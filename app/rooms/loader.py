@@ -60,7 +60,7 @@ async def rebuild(rec: RoomRec, store: Store, new_room: Callable[..., Room], clo
         )
         for ev in events:
             if ev.seat is not None and ev.client_id is not None:
-                table.applied[(ev.seat, ev.client_id)] = ev.seq
+                table.note_applied(ev.seat, ev.client_id, ev.seq)
         room.game = table
         room.resume_clock_at(resume_time(game, events, CHECKPOINT_MS if clock.runs_on_its_own else 0))
         if rec.status == "playing":

@@ -302,7 +302,7 @@ class Room:
             return
         assert member.seat is not None
         seat = member.seat
-        if (seat, client_id) in game.applied:
+        if game.was_applied(seat, client_id):
             # Answered once the original's effect frame has gone out (this turn's broadcast at the latest).
             self.answers.ack(viewer, client_id, duplicate=True)
             return

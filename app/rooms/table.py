@@ -35,8 +35,9 @@ class Table:
     state: Any
     committed: Any
     next_seq: int
-    applied: dict[tuple[int, str], int] = field(default_factory=dict)
-    """(seat, client action id) → event seq: retries are answered, never re-applied."""
+    applied: dict[int, dict[str, int]] = field(default_factory=dict)
+    """Seat → client action id → event seq: retries are answered, never re-applied. Kept for the
+    whole game, so nested by seat: no (seat, id) key object per accepted input."""
     pending: list[EventRec] = field(default_factory=list)
     """Accepted inputs not committed yet, in order."""
 
@@ -56,7 +57,7 @@ class Table:
             event = replace(event, rulings=rulings)
         self.state = accepted.state
         if event.seat is not None and event.client_id is not None:
-            self.applied[(event.seat, event.client_id)] = event.seq
+            self.note_applied(event.seat, event.client_id, event.seq)
         self.pending.append(event)
         self.next_seq += 1
         return event
@@ -93,7 +94,24 @@ class Table:
             self.next_seq = events[0].seq
         for ev in events:
             if ev.seat is not None and ev.client_id is not None:
-                self.applied.pop((ev.seat, ev.client_id), None)
+                self._forget_applied(ev.seat, ev.client_id)
+
+    def note_applied(self, seat: int, client_id: str, seq: int) -> None:
+        ids = self.applied.get(seat)
+        if ids is None:
+            ids = self.applied[seat] = {}
+        ids[client_id] = seq
+
+    def was_applied(self, seat: int, client_id: str) -> bool:
+        ids = self.applied.get(seat)
+        return ids is not None and client_id in ids
+
+    def _forget_applied(self, seat: int, client_id: str) -> None:
+        ids = self.applied.get(seat)
+        if ids is not None:
+            ids.pop(client_id, None)
+            if not ids:
+                del self.applied[seat]
 
 
 def event_of(seq: int, inp: Input, client_id: str | None, actor: str | None = None) -> EventRec:

@@ -13,6 +13,7 @@ from app.engines.kuuduk.deck import SWIPES, Black, black_kind, is_letter
 from app.engines.kuuduk.layout import Placement, legal_placements
 from app.engines.kuuduk.state import KuudukState, Phase, Step
 from app.engines.kuuduk.turn import victims
+from app.engines.view_parts import tuple_json
 
 
 def placement_json(placement: Placement) -> int | list[str | None]:
@@ -21,7 +22,7 @@ def placement_json(placement: Placement) -> int | list[str | None]:
 
 def legal(state: KuudukState, seat: int | None) -> list[JSON]:
     if seat is None or state.phase is not Phase.TURN or seat != state.turn:
-        return []
+        return tuple_json(())  # one shared empty list: the same object in every view
     layout = state.layouts[seat]
     out: list[JSON] = []
     if state.step is Step.ACQUIRE:
