@@ -332,15 +332,20 @@ class Connection:
     def _pop(self) -> _Item:
         item = self._backlog[self._head]
         self._head += 1
-        if self._head == len(self._backlog):  # drained: a fresh list, so its old slots go
-            self._backlog, self._head = [], 0
+        if self._head == len(self._backlog):
+            # Drained (after nearly every frame): cleared, which frees its slots too. The same list
+            # rather than a new one each time, which would be one more young object per frame
+            # for the collector's next pass to walk.
+            self._backlog.clear()
+            self._head = 0
         self._bytes -= _cost(item)
         if self._bytes < self._half:
             self._below_half.set()
         return item
 
     def _empty(self) -> None:
-        self._backlog, self._head = [], 0
+        self._backlog.clear()
+        self._head = 0
         self._bytes = 0
         self._below_half.set()
 
