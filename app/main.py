@@ -25,7 +25,7 @@ from app.api.errors import RateLimited
 from app.cluster.wire import RELAYED
 from app.config import Settings
 from app.db.event_log import EventLog
-from app.db.store import Store, database_url, migrate, normalize_url
+from app.db.store import UNANSWERED, Store, database_url, migrate, normalize_url
 from app.limits import Limits
 from app.observability import endpoint as metrics_endpoint
 from app.observability.gc_pauses import GcPauseProbe
@@ -35,7 +35,7 @@ from app.observability.metrics import Metrics
 from app.realtime import endpoint, transport
 from app.rooms.bots import BotPace
 from app.rooms.clock import Clock, ManualClock, MonotonicClock
-from app.rooms.errors import RoomError
+from app.rooms.errors import DATABASE_AWAY, RoomError
 from app.rooms.manager import Lifecycle, RoomManager
 from app.security import TokenSigner
 from app.services import Services
@@ -136,6 +136,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse(
             {"code": exc.code, "message": exc.message}, status_code=exc.status, headers=headers
         )
+
+    async def database_away(request: Request, exc: Exception) -> JSONResponse:
+        # A read or a single write that raised changed nothing in memory: the request may simply
+        # be tried again (the pool was exhausted by a burst, or the database is restarting).
+        log.warning("%s %s: database error: %r", request.method, request.url.path, exc)
+        return await room_error(request, RoomError(*DATABASE_AWAY, 503))
+
+    for error in UNANSWERED:
+        app.add_exception_handler(error, database_away)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_: Request, exc: RequestValidationError) -> JSONResponse:

@@ -184,8 +184,9 @@ class ErrorOut(BaseModel):
 
 
 def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """The error bodies a router answers with, for the OpenAPI document (422 included for bad bodies)."""
-    return {status: {"model": ErrorOut} for status in (*statuses, 422)}
+    """The error bodies a router answers with, for the OpenAPI document: 422 for bad bodies and
+    503 ``SERVER_ERROR`` (with ``Retry-After``) when the database could not answer are included."""
+    return {status: {"model": ErrorOut} for status in sorted({*statuses, 422, 503})}
 
 
 class Health(BaseModel):

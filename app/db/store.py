@@ -33,7 +33,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import CursorResult, delete, event, func, select, text, update
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 from sqlalchemy.sql.elements import ColumnElement
@@ -291,6 +291,12 @@ async def downgrade(url: str | None = None, revision: str = "base") -> None:
 
 def _unobserved(kind: str, seconds: float) -> None:
     pass
+
+
+UNANSWERED: tuple[type[Exception], ...] = (SQLAlchemyError, OSError)
+"""What a store call raises when the database could not serve it: SQLAlchemy's errors (a pool
+exhausted past its timeout by a burst, a refused statement) and the driver's own socket errors,
+which asyncpg raises unwrapped when it cannot connect at all."""
 
 
 class StoreError(Exception):

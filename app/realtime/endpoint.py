@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -18,18 +19,21 @@ from pydantic import ValidationError
 
 from app.api.deps import client_key
 from app.cluster.wire import RELAYED
+from app.db.store import UNANSWERED
 from app.realtime import transport
 from app.realtime.connection import Connection
 from app.realtime.messages import Action, Admin, Code, Hello, Ping, Pong, Resync, client_message
 from app.realtime.ping_schedule import ping_schedule
 from app.realtime.ratelimit import TokenBucket
 from app.realtime.round_trip import RoundTrip
-from app.rooms.errors import MOVED, RoomError
+from app.rooms.errors import DATABASE_AWAY, MOVED, RoomError
 from app.rooms.room import Room
 from app.services import Services
 from app.validation import ACTION, BoundsError, check_json, forbidden_char
 
 router = APIRouter()
+
+log = logging.getLogger(__name__)
 
 
 class _Refused(Exception):
@@ -112,15 +116,18 @@ async def _authenticate(ws: WebSocket, services: Services, code: str) -> tuple[R
     if not isinstance(msg, Hello):
         raise _Refused(Code.AUTH_REQUIRED, "The first message must be a hello with your token.", 4001)
     player_id = services.signer.verify(msg.token)
-    player = await services.store.get_player(player_id) if player_id else None
-    if player is None:
-        raise _Refused(Code.BAD_TOKEN, "That token is not valid here; create a player first.", 4001)
     try:
+        player = await services.store.get_player(player_id) if player_id else None
+        if player is None:
+            raise _Refused(Code.BAD_TOKEN, "That token is not valid here; create a player first.", 4001)
         room = await services.rooms.get(code)
     except RoomError as exc:  # expired (gone for good), or the server is full just now
         if exc.status == 503:
             raise _Refused(Code.SERVER_ERROR, exc.message, 1011) from None
         raise _Refused(Code.UNKNOWN_ROOM, exc.message, 4004) from None
+    except UNANSWERED as exc:  # nothing was joined: the client's reconnect tries again
+        log.warning("hello for room %s: database error: %r", code, exc)
+        raise _Refused(Code.SERVER_ERROR, DATABASE_AWAY[1], 1011) from None
     if room is None:
         raise _Refused(Code.UNKNOWN_ROOM, f"There is no room with code {code!r}.", 4004)
     return room, player.id, player.name

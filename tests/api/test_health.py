@@ -7,18 +7,8 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 
-from app.config import Settings
-from app.db.event_log import EventLog
-from app.db.store import Store
-from app.limits import Limits
-from app.main import create_app
-from app.observability.metrics import Metrics
-from app.rooms.clock import ManualClock
-from app.rooms.manager import RoomManager
-from app.security import TokenSigner
-from app.services import Services
+from tests.api.over_store import app_over, unreachable_store
 from tests.integration.client import Api
-from tests.integration.server import free_port
 
 
 async def test_health_answers_ok_with_the_database_up(api: Api) -> None:
@@ -32,21 +22,8 @@ async def test_health_answers_ok_with_the_database_up(api: Api) -> None:
 @pytest.fixture
 async def unreachable() -> AsyncIterator[httpx.AsyncClient]:
     """The app over a store whose PostgreSQL port nobody listens on (connections are refused)."""
-    store = Store(f"postgresql+asyncpg://postgres@127.0.0.1:{free_port()}/test")
-    event_log = EventLog(store)
-    clock = ManualClock()
-    app = create_app(Settings(test_clock=True))
-    app.state.services = Services(
-        Settings(test_clock=True),
-        store,
-        event_log,
-        clock,
-        RoomManager(store, event_log, clock),
-        TokenSigner("health-test"),
-        Limits.from_settings(Settings(test_clock=True)),
-        Metrics(),
-    )
-    transport = httpx.ASGITransport(app=app)
+    store = unreachable_store()
+    transport = httpx.ASGITransport(app=app_over(store))
     try:
         async with httpx.AsyncClient(transport=transport, base_url="http://bordet.test") as client:
             yield client
