@@ -49,7 +49,7 @@ from bench.slap_load import (
     proc_rss_mb,
     run_loop,
 )
-from bench.soak import exit_code
+from bench.soak import exit_code, log_problems
 
 MAX_CONNECTIONS = 20_000
 SPARE_FDS = 200
@@ -150,6 +150,8 @@ def run(args: Args) -> Result:
             result.server_pid = server.pid
             result.rss_start_mb = proc_rss_mb(server.pid)
             run_loop(idle(args, server, result), "uvloop")
+        errors, tracebacks = log_problems(server.log_path)
+        result.notes.append(f"server log: {errors} ERROR lines, {tracebacks} Traceback lines")
     return result
 
 
