@@ -15,7 +15,7 @@ SERVER_ERROR = ("SERVER_ERROR", "The server could not do that; nothing changed. 
 """Code and message of an input refused because something failed while handling it (not the rules)."""
 
 DATABASE_AWAY = (
-    SERVER_ERROR[0],
+    "SERVER_ERROR",
     "The server's database did not answer just now; nothing changed. Please try again.",
 )
 """Code and message of a request the database could not serve (unreachable, or every pooled

@@ -32,6 +32,8 @@ async def test_the_host_is_told_and_the_ruling_says_link_not_verified(table: Tab
     flip, _cards = await table.flip_until(code, players, pair=True)
     await table.advance_ms(212)
     await bo.slap_button.click()
+    # The server has the slap once it is no longer legal for Bo; only then may the race close.
+    await expect(bo.slap_button).to_have_attribute("aria-disabled", "true")
     await close_race(table, code, players, flip)
     ruling = ana.page.locator(".ruling")
     await expect(ruling).to_contain_text("Bo wins the trick.")

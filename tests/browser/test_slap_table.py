@@ -158,6 +158,7 @@ async def test_four_browsers_slap_by_touch_click_and_space_with_penalties_and_sc
     await expect(di.slap_button).to_have_attribute("aria-disabled", "true")
     await table.advance_ms(1)
     await bo.slap_button.click()
+    await expect(bo.slap_button).to_have_attribute("aria-disabled", "true")
     await close_race(table, code, players, flip)
     claims = ana.page.locator(".ruling .claims li")
     await expect(claims).to_have_count(2)
