@@ -20,6 +20,7 @@ from typing import Any
 
 import orjson
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.cluster.leases import Lease, Leases, Renewal
@@ -28,7 +29,7 @@ from app.cluster.wire import RELAYED, unpack
 from app.db.fences import raise_fence, room_fence
 from app.db.store import Store
 from app.observability.metrics import ClusterMetrics
-from app.rooms.errors import RoomError
+from app.rooms.errors import REDIS_AWAY, RoomError
 from app.rooms.manager import RoomManager
 from app.tasks import cancel_and_wait
 
@@ -44,6 +45,10 @@ ALIVE_LEASES = 5
 """A process that has not said it is alive for this many lease times is taken for dead."""
 MOVED_WAIT_S = 0.2
 """How often an edge looks again at the lease of a room whose owner did not answer."""
+LISTEN_RETRY_S = 0.5
+"""How long the relay's listener waits before it subscribes again after Redis dropped it."""
+UNANSWERED = (RedisError,)
+"""What the Redis client raises when Redis cannot answer (down, restarting, unreachable, timed out)."""
 
 
 def _room_in_body(body: bytes) -> str | None:
@@ -138,7 +143,15 @@ class Node:
 
     async def take(self, code: str) -> int:
         """Hold room ``code`` here (its lease, then its fence in the database); its fence.
-        RoomError TRY_AGAIN (503) if another process holds it."""
+        RoomError TRY_AGAIN (503) if another process holds it, ``REDIS_AWAY`` (503) if Redis
+        cannot tell."""
+        try:
+            return await self._take(code)
+        except UNANSWERED as exc:  # a lease it may have got expires on its own
+            log.warning("room=%s not taken: Redis did not answer: %r", code, exc)
+            raise RoomError(*REDIS_AWAY, 503) from None
+
+    async def _take(self, code: str) -> int:
         assert self.store is not None
         for _ in range(2):
             lease = await self.leases.claim(code)
@@ -191,7 +204,10 @@ class Node:
         assert self.manager is not None
         if code in self.manager.rooms:
             return None
-        lease = await self.leases.claim(code)
+        try:
+            lease = await self.leases.claim(code)
+        except UNANSWERED:  # served here, where taking the room answers REDIS_AWAY while Redis is away
+            return None
         return None if lease.owner == self.process else lease
 
     async def _room_of(self, scope: Scope, receive: Receive) -> tuple[str | None, Receive]:
@@ -218,7 +234,14 @@ class Node:
 
     async def _listen(self, pubsub: Any) -> None:
         while True:
-            message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+            try:
+                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+            except UNANSWERED:
+                # The next read connects again and subscribes anew; until then no relayed
+                # answer reaches this process (its edges' requests wait, then answer TRY_AGAIN).
+                log.warning("cluster: Redis dropped the relay's subscription", exc_info=True)
+                await asyncio.sleep(LISTEN_RETRY_S)
+                continue
             if message is None or message.get("type") != "message":
                 continue
             data = message["data"]
