@@ -196,13 +196,20 @@ class Health(BaseModel):
     process: str | None = Field(
         default=None, description="This process's id among those sharing the rooms (BORDET_REDIS_URL)."
     )
+    redis: str | None = Field(
+        default=None, description='With BORDET_REDIS_URL, "ok": Redis answered a PING in time.'
+    )
 
 
 class HealthDegraded(ErrorOut):
-    """The 503 answer: the server runs but cannot reach its database (code DATABASE_UNREACHABLE)."""
+    """The 503 answer: the server runs but cannot reach its database (code DATABASE_UNREACHABLE),
+    or, sharing the rooms with other processes, Redis (code REDIS_UNREACHABLE)."""
 
     status: str = Field(description='"degraded".')
-    database: str = Field(description='"unreachable": the trivial query failed or timed out.')
+    database: str = Field(description='"unreachable": the trivial query failed or timed out; else "ok".')
+    redis: str | None = Field(
+        default=None, description='With BORDET_REDIS_URL, database up: "unreachable" (no PONG in time).'
+    )
 
 
 class MatchSeatOut(BaseModel):

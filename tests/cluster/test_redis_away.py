@@ -56,6 +56,12 @@ async def test_without_redis_a_room_held_elsewhere_is_answered_503_coded_and_aga
         r = await there.call(method, path, bo["token"], json=body)
         assert (r.status_code, r.json()) == (503, AWAY), (method, path)
         assert r.headers["Retry-After"] == "5"
+    health = await there.http.get("/api/health")  # out of rotation while it cannot reach Redis
+    assert (health.status_code, health.json()["code"], health.json()["redis"]) == (
+        503,
+        "REDIS_UNREACHABLE",
+        "unreachable",
+    )
     # What needs no room goes on: a new player is only the database's.
     assert (await there.http.post("/api/players", json={"name": "Cy"})).status_code == 201
     # A socket's hello is answered, coded, and closed 1011.
@@ -71,5 +77,7 @@ async def test_without_redis_a_room_held_elsewhere_is_answered_503_coded_and_aga
     async with asyncio.timeout(10):
         client = await Client(cut_off.ws, code, bo["token"]).open()
     await client.close()
+    health = await there.http.get("/api/health")
+    assert (health.status_code, health.json()["redis"]) == (200, "ok")
     for api in (here, there):
         await api.aclose()
