@@ -38,6 +38,9 @@ class Settings:
     """DATABASE_URL; None means the embedded SQLite file (see app.db.store.database_url)."""
     secret: str | None = None
     """BORDET_SECRET signs player tokens; without it a key is generated once and kept in the database."""
+    metrics_token: str | None = None
+    """BORDET_METRICS_TOKEN: when set, ``GET /metrics`` answers only a scrape that sends it as
+    ``Authorization: Bearer <token>`` (401 ``METRICS_TOKEN`` otherwise); unset, it is open."""
     test_clock: bool = False
     """BORDET_TEST_CLOCK=1: rooms run on a manual clock that tests advance over HTTP."""
     max_frame_bytes: int = 64 * 1024
@@ -103,6 +106,7 @@ class Settings:
         return cls(
             database_url=os.environ.get("DATABASE_URL") or None,
             secret=os.environ.get("BORDET_SECRET") or None,
+            metrics_token=os.environ.get("BORDET_METRICS_TOKEN") or None,
             test_clock=_flag("BORDET_TEST_CLOCK"),
             send_backlog_bytes=int(os.environ.get("BORDET_SEND_BACKLOG_BYTES", str(256 * 1024))),
             write_timeout_s=float(os.environ.get("BORDET_WRITE_TIMEOUT_S", "5")),

@@ -700,6 +700,7 @@ export default {
   "code.NETWORK": "Serveren kan ikke nås. Tjek din forbindelse.",
   "code.NOT_SENT": "Forbindelsen røg, før trækket blev sendt.",
   "code.DATABASE_UNREACHABLE": "Serveren kan ikke nå sin database lige nu.",
+  "code.METRICS_TOKEN": "Serverens målinger kræver dens token til indsamling.",
   "code.REDIS_UNREACHABLE": "Serveren kan ikke nå Redis lige nu, som serverne der deler bordene har brug for.",
   "code.CLOSE_1000": "Du har forladt rummet.",
   "code.CLOSE_1009": "Det var alt for stort til at sende; forbindelsen blev lukket.",

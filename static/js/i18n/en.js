@@ -26,6 +26,7 @@ export default {
   "code.NETWORK": "The server cannot be reached. Check your connection.",
   "code.NOT_SENT": "The connection dropped before that move was sent.",
   "code.DATABASE_UNREACHABLE": "The server cannot reach its database just now.",
+  "code.METRICS_TOKEN": "This server's metrics need its scrape token.",
   "code.REDIS_UNREACHABLE": "The server cannot reach Redis just now, which the servers sharing the tables need.",
   "code.CLOSE_1000": "You left the room.",
   "code.CLOSE_1009": "That was far too large to send; the connection closed.",

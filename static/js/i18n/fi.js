@@ -701,6 +701,7 @@ export default {
   "code.NETWORK": "Palvelimeen ei saada yhteyttä. Tarkista yhteytesi.",
   "code.NOT_SENT": "Yhteys katkesi ennen kuin siirto ehdittiin lähettää.",
   "code.DATABASE_UNREACHABLE": "Palvelin ei juuri nyt saa yhteyttä tietokantaansa.",
+  "code.METRICS_TOKEN": "Palvelimen mittarit vaativat sen keruutunnisteen.",
   "code.REDIS_UNREACHABLE": "Palvelin ei juuri nyt saa yhteyttä Redisiin, jota pöytiä jakavat palvelimet tarvitsevat.",
   "code.CLOSE_1000": "Poistuit huoneesta.",
   "code.CLOSE_1009": "Tämä oli aivan liian suuri lähetettäväksi; yhteys suljettiin.",
