@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import random
+import re
 from typing import Any
 
 import orjson
@@ -11,8 +13,11 @@ import pytest
 from app.bots import random_player_for
 from app.bots.playout import playout, replay
 from app.engines import ALL_ENGINES
+from app.engines.base import IllegalAction, Move, SeatSetup
 from app.engines.step import HostEnd, step
 from app.engines.stopped import stoppable
+
+CODE = re.compile(r"[A-Z][A-Z0-9_]*")
 
 CASES = [
     (name, players)
@@ -144,3 +149,60 @@ def test_a_view_part_that_did_not_change_is_the_same_object(name: str) -> None:
     playout(engine, players, options, f"same-{name}", random.Random(3), choosers, on_step=check)
     assert last, "the playout made no step"
     assert sorted(rebuilt) == [], sorted(rebuilt)
+
+
+# Values a hostile client puts where a move's fields go: wrong types, out of range, oversized,
+# nested where a scalar belongs (the wire's bounds let each of these through to the engine).
+HOSTILE_VALUES: tuple[object, ...] = (
+    None, True, False, 0, -1, 1, 2**53 - 1, -(2**53), 1.5, -0.0, 1e300, "", "x", "\u0000",
+    "x" * 200, "☃", [], [None], [0, 0, 0], ["x", "y", "z"], {}, {"set": -1}, {"set": 2**53 - 1},
+    {"set": "a", "index": "b"}, {"a": {"b": {"c": {}}}},
+)  # fmt: skip
+
+
+def hostile_actions(legal: list[Any], rng: random.Random) -> list[Any]:
+    """Actions built from what the view offers, with a field swapped for a hostile value or
+    dropped, a field added, or the type alone; and a few that are not moves at all."""
+    made: list[Any] = [None, 7, "slap", [], {}, {"type": None}, {"type": "no_such_move"}]
+    for action in legal:
+        if not isinstance(action, dict):
+            continue
+        made.append({"type": action.get("type")})
+        made.append({**action, "extra": rng.choice(HOSTILE_VALUES)})
+        for field in action:
+            made.append({**action, field: rng.choice(HOSTILE_VALUES)})
+            made.append({k: v for k, v in action.items() if k != field})
+    return made
+
+
+@pytest.mark.parametrize(("name", "players"), CASES, ids=[f"{n}-{p}p" for n, p in CASES])
+def test_a_hostile_action_is_refused_with_a_code_and_changes_nothing(name: str, players: int) -> None:
+    engine = stoppable(ALL_ENGINES[name])
+    options = engine.options_model.model_validate(fast_options(name))
+    seed = f"hostile-{name}-{players}"
+    rng = random.Random(seed)
+    game = playout(engine, players, options, seed, random.Random(1), [random_player_for(name)] * players)
+    state = engine.start([SeatSetup() for _ in range(players)], options, seed, 0)
+    tried = refused = 0
+    for number, inp in enumerate(game.log):
+        if number % 3 == 0:  # a sample of the game's states, from its first to near its end
+            at = inp.at
+            before = copy.deepcopy(state)
+            views = {seat: orjson.dumps(engine.view(state, seat)) for seat in [*range(players), None]}
+            offered = {seat: engine.view(state, seat)["legal"] or [] for seat in range(players)}
+            for seat in range(players):
+                others = [action for s, legal in offered.items() if s != seat for action in legal]
+                tries = [*hostile_actions(offered[seat], rng), *rng.sample(others, min(3, len(others)))]
+                for action in tries:
+                    tried += 1
+                    try:
+                        step(engine, state, Move(seat, action, at))
+                    except IllegalAction as exc:
+                        refused += 1
+                        assert CODE.fullmatch(exc.code), (name, action, exc.code)
+                        assert exc.message, (name, action)
+            # Refused or not, every try was on ``state``: it is exactly as it was.
+            assert state == before
+            assert {seat: orjson.dumps(engine.view(state, seat)) for seat in views} == views
+        state = step(engine, state, inp)
+    assert refused > tried // 2 > 0
