@@ -379,6 +379,11 @@ class RaceRecord:
     what its claim bought it (about 0 for an honest claim)."""
     unverified: tuple[bool, bool] = (False, False)
     """Whether each racer's claim was marked "link not verified"."""
+    painted_at: float = 0.0
+    """When A's screen showed the stimulus (``time.monotonic()`` seconds, the relays' clock)."""
+    relay_late_ms: float = 0.0
+    """The most any relay released a chunk late during the race (see :data:`RACE_SPAN_S`): this
+    process was too busy to impose the links' delays, so the race did not run on the stated links."""
 
     @property
     def truly_faster(self) -> int:
@@ -396,6 +401,18 @@ class TableResult:
     def share(self, pick: Callable[[RaceRecord], bool], among: Callable[[RaceRecord], bool] = bool) -> float:
         pool = [r for r in self.races if among(r)]
         return sum(pick(r) for r in pool) / len(pool) if pool else float("nan")
+
+    def misses(self, pick: Callable[[RaceRecord], bool]) -> list[str]:
+        """The races ``pick`` fails, one line each, for a test's failure message: how much faster A
+        truly was, who won and who arrived first, each claim's flags, and how late the relays were
+        (a busy machine looks exactly like network delay)."""
+        return [
+            f"A faster by {r.reactions[1] - r.reactions[0]:.0f} ms, won by {r.winner}, first in "
+            f"{r.arrival_winner}, flags {[c['flags'] for c in r.claims]}, relays late "
+            f"{r.relay_late_ms:.0f} ms"
+            for r in self.races
+            if not pick(r)
+        ]
 
     def gain(self, racer: int) -> tuple[float, float] | None:
         """The median and the largest of what ``racer``'s claims bought it (ms), None without any."""
@@ -436,9 +453,20 @@ def _records(players: list[SimPlayer]) -> list[RaceRecord]:
                 claims=claims,
                 gains=(gains[0], gains[1]),
                 unverified=(unverified[0], unverified[1]),
+                painted_at=(slaps[0].painted - a.skew_ms) / 1000,
             )
         )
     return out
+
+
+RACE_SPAN_S = 1.0
+"""Around A's paint, the span in which a late relay chunk counts against a race: from the stimulus
+leaving the server to the ruling, with room to spare."""
+
+
+def _with_relay_lateness(record: RaceRecord, relays: list[DelayRelay]) -> RaceRecord:
+    start, end = record.painted_at - RACE_SPAN_S, record.painted_at + RACE_SPAN_S
+    return replace(record, relay_late_ms=max(relay.most_late(start, end) for relay in relays))
 
 
 async def run_table(
@@ -534,7 +562,7 @@ async def run_table(
             # Let the last started races finish so every record is complete.
             return TableResult(
                 scenario,
-                _records(players)[:races],
+                [_with_relay_lateness(r, relays) for r in _records(players)[:races]],
                 [(p.rtt, p.jitter) for p in players],
                 time.monotonic() - started,
             )
@@ -661,6 +689,7 @@ def as_json(synth: list[SyntheticRow], tables: list[TableResult]) -> dict[str, A
                 "median_open_ms": statistics.median([r.close_wait for r in t.races]) if t.races else None,
                 "links": t.links,
                 "seconds": round(t.seconds, 1),
+                "races_with_relays_late_over_10_ms": sum(r.relay_late_ms > 10 for r in t.races),
                 "winners_by_truth": dict(Counter(f"{r.truly_faster}->{r.winner}" for r in t.races)),
             }
             for t in tables
@@ -682,7 +711,12 @@ async def _run_tables(
             target = ("127.0.0.1", port)
             result = await run_table(http_base, target, sc, races, seed=next(counter), timeout_s=timeout_s)
             # Each row as it is done (a whole table takes long): the same line the final table has.
-            print(f"{_table_row(result)}  ({result.seconds:.0f} s)", file=sys.stderr, flush=True)
+            late = sum(r.relay_late_ms > 10 for r in result.races)
+            print(
+                f"{_table_row(result)}  ({result.seconds:.0f} s; relays late > 10 ms in {late} races)",
+                file=sys.stderr,
+                flush=True,
+            )
             return result
 
     return list(await asyncio.gather(*(one(sc) for sc in scenarios)))

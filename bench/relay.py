@@ -35,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+from collections import deque
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,6 +44,10 @@ CHUNK = 65536
 RTT_HEADER, RTTVAR_HEADER = "X-Client-RTT", "X-Client-RTTVar"
 MAX_HEAD = 16384
 """The opening request's headers the relay reads before giving up on adding its own."""
+LATE_NOTE_MS = 2.0
+"""A chunk released later than its release time by more than this is noted in ``late`` (the
+process running the relay was busy: the link's delay was not the one asked for)."""
+LATE_KEPT = 10_000
 
 
 @dataclass
@@ -65,6 +70,9 @@ class DelayRelay:
     """Write the imposed round trip into the opening HTTP request (see the module doc)."""
     host: str = "127.0.0.1"
     port: int = 0
+    late: deque[tuple[float, float]] = field(default_factory=lambda: deque(maxlen=LATE_KEPT), init=False)
+    """(release time, ms late) of each chunk released more than :data:`LATE_NOTE_MS` after its
+    release time (``loop.time()`` seconds), the latest :data:`LATE_KEPT`."""
     _server: asyncio.Server | None = field(default=None, init=False, repr=False)
     _tasks: set[asyncio.Task[None]] = field(default_factory=set, init=False, repr=False)
     _rng: random.Random = field(init=False, repr=False)
@@ -84,6 +92,11 @@ class DelayRelay:
     ) -> DelayRelay:
         """A relay adding ``rtt_ms`` of round trip, half each way."""
         return cls(target_host, target_port, rtt_ms / 2, rtt_ms / 2, jitter_ms, seed, forward_rtt)
+
+    def most_late(self, start: float, end: float) -> float:
+        """The most (ms) a chunk due between ``start`` and ``end`` (``loop.time()``) was released late,
+        of those noted; 0.0 if none was."""
+        return max((ms for when, ms in self.late if start <= when <= end), default=0.0)
 
     def rtt_headers(self) -> bytes:
         """The headers a proxy measuring this link would forward: the base round trip, and the
@@ -154,6 +167,8 @@ class DelayRelay:
                 delay = when - loop.time()
                 if delay > 0:
                     await asyncio.sleep(delay)
+                if (late_ms := (loop.time() - when) * 1000) > LATE_NOTE_MS:
+                    self.late.append((when, late_ms))
                 if not data:
                     with contextlib.suppress(OSError):
                         writer.write_eof()
