@@ -414,6 +414,10 @@ class TableResult:
             if not pick(r)
         ]
 
+    def late_races(self) -> int:
+        """Races during which a relay was more than :data:`LATE_RACE_MS` late."""
+        return sum(r.relay_late_ms > LATE_RACE_MS for r in self.races)
+
     def gain(self, racer: int) -> tuple[float, float] | None:
         """The median and the largest of what ``racer``'s claims bought it (ms), None without any."""
         gains = [g for r in self.races if (g := r.gains[racer]) is not None]
@@ -459,6 +463,8 @@ def _records(players: list[SimPlayer]) -> list[RaceRecord]:
     return out
 
 
+LATE_RACE_MS = 10.0
+"""A relay this late during a race (a third of a 30 ms lead) is counted against the table."""
 RACE_SPAN_S = 1.0
 """Around A's paint, the span in which a late relay chunk counts against a race: from the stimulus
 leaving the server to the ruling, with room to spare."""
@@ -689,7 +695,7 @@ def as_json(synth: list[SyntheticRow], tables: list[TableResult]) -> dict[str, A
                 "median_open_ms": statistics.median([r.close_wait for r in t.races]) if t.races else None,
                 "links": t.links,
                 "seconds": round(t.seconds, 1),
-                "races_with_relays_late_over_10_ms": sum(r.relay_late_ms > 10 for r in t.races),
+                "races_with_relays_late_over_10_ms": t.late_races(),
                 "winners_by_truth": dict(Counter(f"{r.truly_faster}->{r.winner}" for r in t.races)),
             }
             for t in tables
@@ -711,9 +717,9 @@ async def _run_tables(
             target = ("127.0.0.1", port)
             result = await run_table(http_base, target, sc, races, seed=next(counter), timeout_s=timeout_s)
             # Each row as it is done (a whole table takes long): the same line the final table has.
-            late = sum(r.relay_late_ms > 10 for r in result.races)
             print(
-                f"{_table_row(result)}  ({result.seconds:.0f} s; relays late > 10 ms in {late} races)",
+                f"{_table_row(result)}  ({result.seconds:.0f} s; relays late > {LATE_RACE_MS:.0f} ms in "
+                f"{result.late_races()} races)",
                 file=sys.stderr,
                 flush=True,
             )

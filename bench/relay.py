@@ -48,6 +48,7 @@ LATE_NOTE_MS = 2.0
 """A chunk released later than its release time by more than this is noted in ``late`` (the
 process running the relay was busy: the link's delay was not the one asked for)."""
 LATE_KEPT = 10_000
+"""Late chunks a relay remembers (the latest), so a long run holds a bounded record."""
 
 
 @dataclass

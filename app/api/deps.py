@@ -25,12 +25,24 @@ def get_services(request: Request) -> Services:
 ServicesDep = Annotated[Services, Depends(get_services)]
 
 
+def bearer_token(authorization: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header; None without one.
+
+    >>> bearer_token("Bearer abc "), bearer_token("Basic abc"), bearer_token(None)
+    ('abc', None, None)
+    """
+    if not authorization or not authorization.startswith("Bearer "):
+        return None
+    return authorization.removeprefix("Bearer ").strip()
+
+
 async def current_player(
     services: ServicesDep, authorization: Annotated[str | None, Header()] = None
 ) -> PlayerRec:
-    if not authorization or not authorization.startswith("Bearer "):
+    token = bearer_token(authorization)
+    if token is None:
         raise RoomError("AUTH_REQUIRED", "Send your player token as 'Authorization: Bearer <token>'.", 401)
-    player_id = services.signer.verify(authorization.removeprefix("Bearer ").strip())
+    player_id = services.signer.verify(token)
     player = await services.store.get_player(player_id) if player_id else None
     if player is None:
         raise RoomError("BAD_TOKEN", "That token is not valid here; create a player first.", 401)

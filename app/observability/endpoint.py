@@ -11,6 +11,7 @@ import hmac
 
 from fastapi import APIRouter, Request, Response
 
+from app.api.deps import bearer_token
 from app.rooms.errors import RoomError
 from app.services import Services
 
@@ -26,17 +27,17 @@ METRICS_TOKEN = (
 async def metrics(request: Request) -> Response:
     services: Services = request.app.state.services
     token = services.settings.metrics_token
-    if token is not None and not _bears(request.headers.get("authorization", ""), token):
+    if token is not None and not _bears(request.headers.get("authorization"), token):
         raise RoomError(*METRICS_TOKEN, 401)
     body, content_type = services.metrics.render(request.headers.get("accept", ""))
     return Response(body, headers={"Content-Type": content_type})
 
 
-def _bears(authorization: str, token: str) -> bool:
+def _bears(authorization: str | None, token: str) -> bool:
     """Whether the header is ``Bearer <token>`` (compared in constant time: no timing hints).
 
     >>> _bears("Bearer s3cret", "s3cret"), _bears("Bearer s3cre", "s3cret"), _bears("s3cret", "s3cret")
     (True, False, False)
     """
-    scheme, _, sent = authorization.partition(" ")
-    return scheme.lower() == "bearer" and hmac.compare_digest(sent.strip().encode(), token.encode())
+    sent = bearer_token(authorization)
+    return sent is not None and hmac.compare_digest(sent.encode(), token.encode())
