@@ -305,6 +305,11 @@ class Connection:
         self._next_ping = at
         self._ping_timer = asyncio.get_running_loop().call_at(at, self._queue_ping)
 
+    def backlogged(self) -> bool:
+        """Whether the backlog is three quarters full or more (and the connection open): the reader
+        then waits for :meth:`drained` before it takes the client's next message."""
+        return self._bytes >= self._high and not self.closed.is_set()
+
     async def drained(self) -> None:
         """Return at once while the backlog is under three quarters full; past that, once it is
         back under half full (or the connection has closed).
@@ -314,7 +319,7 @@ class Connection:
         down instead of losing answers to an overflow. A reader that waited earlier (at half)
         would hold back a busy table's moves and cost the room its batching.
         """
-        if self._bytes < self._high or self.closed.is_set():
+        if not self.backlogged():
             return
         self._below_half.clear()
         await self._below_half.wait()

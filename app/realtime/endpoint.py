@@ -16,12 +16,14 @@ from typing import Any
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
+from starlette.types import Message
 
 from app.api.deps import client_key
 from app.cluster.wire import RELAYED
 from app.db.store import UNANSWERED
 from app.realtime import transport
 from app.realtime.connection import Connection
+from app.realtime.frame_reader import frame_reader
 from app.realtime.messages import Action, Admin, Code, Hello, Ping, Pong, Resync, client_message
 from app.realtime.ping_schedule import ping_schedule
 from app.realtime.ratelimit import TokenBucket
@@ -89,7 +91,11 @@ def _parse(text: str, limit: int) -> Any:
 
 
 async def _receive_text(ws: WebSocket) -> str:
-    message = await ws.receive()
+    return _text_of(await ws.receive())
+
+
+def _text_of(message: Message) -> str:
+    """A received message's text; a disconnect raises ``WebSocketDisconnect``, a binary frame is refused."""
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000))
     if message.get("text") is not None:
@@ -250,16 +256,25 @@ async def _serve(ws: WebSocket, services: Services, code: str) -> None:
 async def _read_loop(
     ws: WebSocket, conn: Connection, room: Room, actions: TokenBucket, resyncs: TokenBucket, limit: int
 ) -> None:
-    while not conn.closed.is_set():
-        # The frame goes straight into _take: no local of this loop holds it (or what it parsed
+    def take(message: Message) -> bool:
+        if conn.closed.is_set():
+            return False
+        # The frame goes straight into _take: nothing of this reader holds it (or what it parsed
         # to) while the connection waits for the next one, often for many seconds.
         try:
-            _take(await _receive_text(ws), conn, room, actions, resyncs, limit)
+            _take(_text_of(message), conn, room, actions, resyncs, limit)
         except _Refused as exc:
             if exc.id is not None:
                 _reject(room, conn, exc.id, exc.code, exc.message)
             else:
                 _tell(room, conn, {"type": "error", "code": exc.code, "message": exc.message})
+        return True
+
+    reader = frame_reader(ws)
+    if reader is not None:
+        await reader.run(take, conn)
+        return
+    while not conn.closed.is_set() and take(await ws.receive()):
         await _pause(conn)
 
 

@@ -46,23 +46,26 @@ def text_frame(payload: bytes) -> bytes:
 class FrameWriter:
     """Writes runs of text frames to one uvicorn WebSocket's transport (see the module docstring)."""
 
-    __slots__ = ("_protocol",)
+    __slots__ = ("_conn", "_transport", "_writable")
 
     def __init__(self, protocol: WebSocketsSansIOProtocol) -> None:
-        self._protocol = protocol
+        # Held rather than looked up through the protocol on each flush: the protocol never
+        # replaces them (its transport is set before the app runs).
+        self._conn = protocol.conn
+        self._transport = protocol.transport
+        self._writable = protocol.writable
 
     def ready(self) -> bool:
-        """Whether frames written now go out as they would through ASGI: the handshake done, no
-        close sent or received, nothing that changes frames, and the transport taking more."""
-        p = self._protocol
+        """Whether frames written now go out as they would through ASGI: the handshake done and no
+        close sent or received (the websockets connection is OPEN only in between: uvicorn sends its
+        close through it, and a lost connection's transport is closing), nothing negotiated that
+        changes frames, and the transport taking more."""
+        conn = self._conn
         return (
-            p.handshake_complete
-            and not p.close_sent
-            and not p.disconnected
-            and p.writable.is_set()
-            and p.conn.state is State.OPEN
-            and not p.conn.extensions
-            and not p.transport.is_closing()
+            conn.state is State.OPEN
+            and not conn.extensions
+            and self._writable.is_set()
+            and not self._transport.is_closing()
         )
 
     def write(self, texts: list[str]) -> None:
@@ -72,7 +75,7 @@ class FrameWriter:
             payload = text.encode()
             parts.append(text_frame(payload))
             parts.append(payload)
-        self._protocol.transport.write(b"".join(parts))
+        self._transport.write(b"".join(parts))
 
 
 def frame_writer(send: Send | None) -> FrameWriter | None:

@@ -25,6 +25,8 @@ class RaceTiming:
 
     def __init__(self, engine: Engine[Any, Any]) -> None:
         self.engine = engine
+        self.any = engine.has_races()
+        """Whether the game has races at all: a room of a game without them notes nothing."""
         self.first_shown: dict[str, int] = {}
         """Each live stimulus → when it was first broadcast (what a bot "saw")."""
         self._rulings_of: tuple[Any, list[JSON]] | None = None

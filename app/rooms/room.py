@@ -323,6 +323,8 @@ class Room:
 
     def _timing(self, seat: int, via: Viewer | None) -> Timing | None:
         """Every seat's link for a move by ``seat`` through ``via`` (None: a bot) while a race is live."""
+        if not self.races.any:
+            return None
         # A generator: looked at only while a race is live (most moves of most games race nothing).
         seated = ((key, v) for v in self.viewers.values() if (key := self.key_of(v.player_id)) is not None)
         seats = 0 if self.game is None else len(self.game.rec.seats)
@@ -418,8 +420,9 @@ class Room:
         if self.game is not None:
             self.frames.game_views(self.game.state, groups)
         self.frames.broadcast(groups, self.view_for)
-        seated = {k: v for k, v in groups.items() if k is not None}
-        self.races.note_shown(self._live_stimuli(), seated, self.now())
+        if self.races.any:
+            seated = {k: v for k, v in groups.items() if k is not None}
+            self.races.note_shown(self._live_stimuli(), seated, self.now())
 
     # --- connections -----------------------------------------------------
 
