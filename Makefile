@@ -9,7 +9,8 @@ LINT_PATHS := app tests bench tools examples
 UVICORN_FLAGS := --ws-per-message-deflate false --ws-max-size 1048576
 
 .PHONY: run test lint docs image-size bench-engines bench-diff bench-load bench-fairness bench-soak \
-        bench-idle-rooms bench-startup bench-fanout bench-idle bench-audit bench-repeat-visit bench-event-log clean
+        bench-idle-rooms bench-startup bench-fanout bench-paired bench-idle bench-audit bench-repeat-visit \
+        bench-event-log clean
 
 # A .venv left by a Python older than 3.11, or by a `python3 -m venv` that failed half-way (Debian
 # without python3-venv leaves one without pip), would otherwise be reused for ever: make it again.
@@ -90,6 +91,9 @@ bench-startup: $(VENV)/.installed
 
 bench-fanout: $(VENV)/.installed
 	$(BIN)/python -m bench.fanout $(BENCH_ARGS)
+
+bench-paired: $(VENV)/.installed
+	$(BIN)/python -m bench.paired $(BENCH_ARGS)
 
 bench-idle: $(VENV)/.installed
 	$(BIN)/python -m bench.fanout --idle $(BENCH_ARGS)

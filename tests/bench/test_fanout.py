@@ -2,31 +2,16 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bench.fanout import GRAY_CARDS, gray, gray_step, merged_rates
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.bench.runs import bench_json
 
 
 def run_tool(*args: str) -> dict[str, Any]:
-    done = subprocess.run(
-        [sys.executable, "-m", "bench.fanout", "--json", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    figures: dict[str, Any] = json.loads(done.stdout)
-    return figures
+    return bench_json("bench.fanout", *args)
 
 
 def test_each_step_names_itself_by_the_cards_in_the_draft() -> None:

@@ -1,0 +1,182 @@
+"""This checkout and another git revision under the same load at the same time: CPU per action, side by side.
+
+On a shared machine a server's CPU per action drifts by 10 % and more from one minute to the next,
+more than most single changes save, so runs one after the other cannot tell a 5 % saving from the
+noise. Here this checkout (as it is, uncommitted changes included) and ``--base`` (a temporary git
+worktree of it) each run ``bench.fanout --only bordet`` at once: both servers pinned to the first
+CPU, both load generators to the others, so whatever the machine does meanwhile happens to both.
+Each pair of runs gives this checkout's CPU per 1,000 accepted actions/s over the base's; the
+median of those ratios is the figure. No pass or fail.
+
+The two servers share one core, so ``--rate`` is what each gets and both together must leave the
+core some room (700 each at 1,000 connections is about 90 % of it here); their latencies are those
+of a shared core, not of one server alone (``bench.fanout`` gives those).
+
+    .venv/bin/python -m bench.paired --base HEAD~1           # 3 pairs at 700 actions/s each
+    .venv/bin/python -m bench.paired --base main --runs 5 --rate 500
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bench.fanout import SEATS
+from bench.slap_load import ROOT, bounded
+
+CPU_KEY = "server_cpu_pct_per_1000_actions_per_s"
+
+
+@dataclass(frozen=True)
+class Args:
+    base: str
+    rate: float
+    runs: int
+    connections: int
+    warmup: float
+    seconds: float
+    as_json: bool
+
+
+def git(*args: str, cwd: Path = ROOT) -> str:
+    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, timeout=120, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"git {' '.join(args)}: {done.stderr.strip() or done.returncode}")
+    return done.stdout.strip()
+
+
+@contextmanager
+def worktree(ref: str) -> Iterator[Path]:
+    """A checkout of ``ref`` in a temporary directory, removed again afterwards."""
+    with tempfile.TemporaryDirectory(prefix="bordet-paired-") as tmp:
+        path = Path(tmp) / "base"
+        git("worktree", "add", "--detach", "--quiet", str(path), ref)
+        try:
+            yield path
+        finally:
+            git("worktree", "remove", "--force", str(path))
+
+
+def fanout(checkout: Path, args: Args) -> subprocess.Popen[str]:
+    """``bench.fanout --only bordet`` of ``checkout``, started now (this interpreter, that code)."""
+    command = [
+        sys.executable,
+        "-m",
+        "bench.fanout",
+        "--only",
+        "bordet",
+        "--json",
+        "--quiet",
+        "--rates",
+        f"{args.rate:g}",
+        "--connections",
+        str(args.connections),
+        "--warmup",
+        f"{args.warmup:g}",
+        "--seconds",
+        f"{args.seconds:g}",
+    ]
+    return subprocess.Popen(command, cwd=checkout, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def figures_of(proc: subprocess.Popen[str], name: str) -> dict[str, Any]:
+    """The rate's figures of one finished ``bench.fanout`` run."""
+    out, err = proc.communicate(timeout=600)
+    if proc.returncode != 0:
+        raise SystemExit(f"bench.fanout of {name} failed ({proc.returncode}):\n{err[-3000:]}")
+    rates: list[dict[str, Any]] = json.loads(out)["targets"]["bordet"]["rates"]
+    return rates[0]
+
+
+def pair(base: Path, args: Args) -> dict[str, Any]:
+    """One run of each checkout at the same time."""
+    running = {"this": fanout(ROOT, args), "base": fanout(base, args)}
+    runs = {name: figures_of(proc, name) for name, proc in running.items()}
+    this, other = runs["this"][CPU_KEY], runs["base"][CPU_KEY]
+    return {
+        "this": runs["this"],
+        "base": runs["base"],
+        "cpu_ratio": None if this is None or not other else this / other,
+    }
+
+
+def run(args: Args) -> dict[str, Any]:
+    base_commit = git("rev-parse", "--short", args.base)
+    this_commit = git("rev-parse", "--short", "HEAD")
+    dirty = bool(git("status", "--porcelain", "--untracked-files=no"))
+    with worktree(args.base) as base:
+        pairs = [pair(base, args) for _ in range(args.runs)]
+    ratios = [p["cpu_ratio"] for p in pairs if p["cpu_ratio"] is not None]
+    return {
+        "this": this_commit + (" with uncommitted changes" if dirty else ""),
+        "base": f"{args.base} ({base_commit})",
+        "rate": args.rate,
+        "connections": args.connections,
+        "pairs": pairs,
+        "median_cpu_ratio": statistics.median(ratios) if ratios else None,
+    }
+
+
+def render(f: dict[str, Any]) -> str:
+    lines = [
+        f"This checkout ({f['this']}) beside {f['base']}, both at once on one core: "
+        f"{f['rate']:g} actions/s each, {f['connections']} connections each",
+        f"  {'pair':>4} {'cpu%/ka this':>13} {'cpu%/ka base':>13} {'ratio':>6} "
+        f"{'p50 this':>9} {'p50 base':>9} {'p99 this':>9} {'p99 base':>9}",
+    ]
+    for i, p in enumerate(f["pairs"], 1):
+        this, base = p["this"], p["base"]
+        lines.append(
+            f"  {i:>4} {_num(this[CPU_KEY], '13.2f')} {_num(base[CPU_KEY], '13.2f')} "
+            f"{_num(p['cpu_ratio'], '6.3f')} "
+            f"{_num(this['latency_ms']['p50'], '9.1f')} {_num(base['latency_ms']['p50'], '9.1f')} "
+            f"{_num(this['latency_ms']['p99'], '9.1f')} {_num(base['latency_ms']['p99'], '9.1f')}"
+        )
+    lines += [
+        f"  median CPU per 1,000 actions/s, this / base: {_num(f['median_cpu_ratio'], '.3f')}",
+        "  cpu%/ka: server CPU, % of one core, per 1,000 accepted actions/s",
+        "  latencies: ms from intended send time to the last of the 4 seats, on a core the two servers share",
+    ]
+    return "\n".join(lines)
+
+
+def _num(value: float | None, fmt: str) -> str:
+    return "-".rjust(len(format(0.0, fmt))) if value is None else format(value, fmt)
+
+
+def parse_args(argv: list[str]) -> Args:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.paired",
+        description="This checkout and a git revision under the same fan-out load at once: CPU per action.",
+    )
+    parser.add_argument("--base", default="HEAD", help="the git revision to compare with (default HEAD)")
+    parser.add_argument("--rate", type=bounded(float, 1, 5000), default=700.0, help="actions/s, each")
+    parser.add_argument("--runs", type=bounded(int, 1, 9), default=3, help="pairs of runs")
+    parser.add_argument("--connections", type=bounded(int, SEATS, 4000), default=1000)
+    parser.add_argument("--warmup", type=bounded(float, 0, 30), default=3.0)
+    parser.add_argument("--seconds", type=bounded(float, 0.5, 60), default=15.0, help="measured per run")
+    parser.add_argument("--json", dest="as_json", action="store_true", help="the figures as JSON")
+    ns = parser.parse_args(argv)
+    if ns.connections % SEATS:
+        parser.error(f"--connections must be a multiple of {SEATS}")
+    return Args(ns.base, ns.rate, ns.runs, ns.connections, ns.warmup, ns.seconds, ns.as_json)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    f = run(args)
+    print(json.dumps(f, indent=2) if args.as_json else render(f))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
