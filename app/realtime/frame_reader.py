@@ -56,8 +56,9 @@ class FrameReader:
         self._protocol = protocol
         self._take: Take | None = None
         self._conn: Backlogged | None = None
-        self._pending: deque[Message] = deque()
-        """Messages parsed while the socket was being stopped, in order (at most one read's worth)."""
+        self._pending: deque[Message] | None = None
+        """Messages parsed while the socket was being stopped, in order (at most one read's worth);
+        made the first time (thousands of sockets never need one: an empty deque is 760 bytes)."""
         self._paused = False
         self._done = False
         self._failure: Exception | None = None
@@ -76,6 +77,7 @@ class FrameReader:
         protocol.read_paused = True
         while not held.empty():
             self.put_nowait(held.get_nowait())
+        del held  # not kept for the socket's life by this frame
         if stopped and not self._paused:
             protocol.transport.resume_reading()
         elif self._paused and not stopped:
@@ -104,6 +106,8 @@ class FrameReader:
         if self._done:
             return
         if self._paused:
+            if self._pending is None:
+                self._pending = deque()
             self._pending.append(message)
             return
         self._hand(message)
@@ -134,7 +138,7 @@ class FrameReader:
         if self._done:
             return
         self._done = True
-        self._pending.clear()
+        self._pending = None
         if self._paused:
             self._paused = False
             self._protocol.transport.resume_reading()
