@@ -100,7 +100,13 @@ def figures_of(proc: subprocess.Popen[str], name: str) -> dict[str, Any]:
 def pair(base: Path, args: Args) -> dict[str, Any]:
     """One run of each checkout at the same time."""
     running = {"this": fanout(ROOT, args), "base": fanout(base, args)}
-    runs = {name: figures_of(proc, name) for name, proc in running.items()}
+    try:
+        runs = {name: figures_of(proc, name) for name, proc in running.items()}
+    finally:  # one run failed: the other (and its server) is not left running
+        for proc in running.values():
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
     this, other = runs["this"][CPU_KEY], runs["base"][CPU_KEY]
     return {
         "this": runs["this"],

@@ -78,10 +78,8 @@ class FrameReader:
         while not held.empty():
             self.put_nowait(held.get_nowait())
         del held  # not kept for the socket's life by this frame
-        if stopped and not self._paused:
+        if stopped and not self._paused:  # (a message that filled the backlog stopped it already)
             protocol.transport.resume_reading()
-        elif self._paused and not stopped:
-            protocol.transport.pause_reading()
         loop = asyncio.get_running_loop()
         try:
             while not self._done:

@@ -25,7 +25,7 @@ class RaceTiming:
 
     def __init__(self, engine: Engine[Any, Any]) -> None:
         self.engine = engine
-        self.any = engine.has_races()
+        self.has_races = engine.has_races()
         """Whether the game has races at all: a room of a game without them notes nothing."""
         self.first_shown: dict[str, int] = {}
         """Each live stimulus → when it was first broadcast (what a bot "saw")."""

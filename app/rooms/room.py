@@ -323,7 +323,7 @@ class Room:
 
     def _timing(self, seat: int, via: Viewer | None) -> Timing | None:
         """Every seat's link for a move by ``seat`` through ``via`` (None: a bot) while a race is live."""
-        if not self.races.any:
+        if not self.races.has_races:
             return None
         # A generator: looked at only while a race is live (most moves of most games race nothing).
         seated = ((key, v) for v in self.viewers.values() if (key := self.key_of(v.player_id)) is not None)
@@ -420,7 +420,7 @@ class Room:
         if self.game is not None:
             self.frames.game_views(self.game.state, groups)
         self.frames.broadcast(groups, self.view_for)
-        if self.races.any:
+        if self.races.has_races:
             seated = {k: v for k, v in groups.items() if k is not None}
             self.races.note_shown(self._live_stimuli(), seated, self.now())
 
