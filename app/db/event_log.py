@@ -33,11 +33,14 @@ CLOCK_NOTE_DELAY_S = 0.05
 
 #: The least time from one transaction's start to the next's. An append that finds the log idle
 #: that long is written at once; under load, what arrives meanwhile waits for the next transaction
-#: instead of having one of its own. Measured under ``bench.fanout`` at 2,000 actions/s: 2.2 rows a
-#: transaction without it, 4 with it, and the server's CPU 78 -> 69 % of a core (the writer
-#: thread's hand-offs and wake-ups, and SQLite's per-commit work, are paid per transaction;
-#: medians of three runs). At 1,000 actions/s it saves no CPU and adds about 1.5 ms to the median action.
-COMMIT_GAP_S = 0.002
+#: instead of having one of its own. A transaction's fixed cost (the writer thread's hand-off and
+#: wake-up, this task's rounds, SQLite's begin and commit) is paid per transaction, so the gap sets
+#: how many rows share it. Measured with ``bench.paired`` (two servers on one core, 900 actions/s
+#: each, three pairs, against 2 ms): 4 ms spends 6 % less CPU per action (0.935-0.940) for 1.3 ms
+#: more at the median; 8 ms 11 % less (0.876-0.898) but 4 ms more at the median and a p99 near
+#: 25 ms at 2,000 actions/s in ``bench.fanout``. Rows a transaction at 2,000 appends/s (``bench.event_log``
+#: paced, 250 games): 4.7 with 2 ms, 9.1 with 4 ms, and the process's CPU per 1,000 appends 31 -> 21 ms.
+COMMIT_GAP_S = 0.004
 
 #: A game's pending clock note: (room-clock ms, the noting writer's fence or None).
 _Clock = tuple[int, int | None]
