@@ -41,6 +41,8 @@ class RaceTiming:
 
     def new_rulings(self, old: Any, new: Any) -> list[JSON]:
         """Rulings the engine reports for ``new`` that it did not report for ``old``."""
+        if not self.has_races:  # rulings are races' verdicts: a game without races has none to ask for
+            return []
         before = self.rulings(old)
         return [r for r in self.rulings(new) if r not in before]
 

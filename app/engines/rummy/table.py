@@ -157,6 +157,12 @@ def draft_verdict(
     return check_table(t0, hand, draft, opened=opened, opening_min=opening_min)
 
 
+@lru_cache(maxsize=64)
+def _joker_numbers(t0: Table) -> Counter[int]:
+    """The numbers the jokers of a turn's starting table stand for: every check of that turn's drafts asks."""
+    return Counter(n for m in t0 for n in m.check().jokers)
+
+
 def _jokers_keep_numbers(t0: Table, table: Sequence[Meld], checks: Sequence[MeldCheck]) -> bool:
     """V4: the numbers the table's jokers stood for are still stood for (a multiset).
 
@@ -164,10 +170,9 @@ def _jokers_keep_numbers(t0: Table, table: Sequence[Meld], checks: Sequence[Meld
     to stand for anything, so this only reports a change no fix of those sets
     could undo.
     """
-    numbers = [n for m in t0 for n in m.check().jokers]
-    if not numbers:
+    before = _joker_numbers(t0)
+    if not before:
         return True
-    before = Counter(numbers)
     after = Counter(n for c in checks for n in c.jokers)
     undecided = sum(sum(map(is_joker, m.cards)) for m, c in zip(table, checks, strict=True) if not c.ok)
     return (before - after).total() <= undecided
