@@ -17,12 +17,14 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from app.bots import Chooser, random_player_for
 from app.bots.playout import playout
 from app.engines import ALL_ENGINES
 from app.engines.base import Engine, Move, SeatSetup
 from app.engines.step import step
-from app.rooms.frames import Patches
+from app.rooms.diff import Shared, diff_shared
 
 
 def random_players(engine: Engine[Any, Any], players: int) -> list[Chooser]:
@@ -52,8 +54,8 @@ class StepCost:
     views: float
     """``Engine.views`` of every seat and a spectator, built together as the room builds them."""
     patches: float
-    """Each view's patch against the one before it, as ``Frames.broadcast`` makes them
-    (``Patches``: the part every seat shares diffed and encoded once), as JSON text."""
+    """Each view diffed against the one before it (``diff_shared``, as ``Frames.broadcast`` does)
+    and the ops encoded as JSON."""
 
     @property
     def total(self) -> float:
@@ -65,37 +67,31 @@ def step_cost(engine: Engine[Any, Any], players: int, samples: int = 2000) -> St
     options = engine.options_model.model_validate({})
     rng = random.Random(2)
     keys: list[int | None] = [*range(players), None]
-    room: dict[str, Any] = {}  # the lobby part of a view: the same object from frame to frame
     parts: tuple[list[float], list[float], list[float]] = ([], [], [])
     game_no = 0
     while len(parts[0]) < samples:
         game = playout(engine, players, options, f"apply-{game_no}", rng, random_players(engine, players))
         game_no += 1
         state = engine.start([SeatSetup() for _ in range(players)], options, f"apply-{game_no - 1}", 0)
-        last = _framed(room, engine.views(state, keys))
+        last = engine.views(state, keys)
         for inp in game.log:
             if not isinstance(inp, Move):
                 state = step(engine, state, inp)
-                last = _framed(room, engine.views(state, keys))
+                last = engine.views(state, keys)
                 continue
             t0 = time.perf_counter()
             state = step(engine, state, inp)
             t1 = time.perf_counter()
-            views = _framed(room, engine.views(state, keys))
+            views = engine.views(state, keys)
             t2 = time.perf_counter()
-            patches = Patches(engine.seat_keys())
+            shared: Shared = {}
             for key in keys:
-                patches.text(last[key], views[key])
+                orjson.dumps(diff_shared(last[key], views[key], shared))
             t3 = time.perf_counter()
             last = views
             for part, spent in zip(parts, (t1 - t0, t2 - t1, t3 - t2), strict=True):
                 part.append(spent * 1e6)
     return StepCost(*(statistics.median(part) for part in parts))
-
-
-def _framed(room: dict[str, Any], views: dict[Any, Any]) -> dict[Any, dict[str, Any]]:
-    """Game views in the frame a room sends them in (``Room.view_for``)."""
-    return {key: {"room": room, "game": view} for key, view in views.items()}
 
 
 def main() -> None:

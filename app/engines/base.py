@@ -292,13 +292,6 @@ class Engine(ABC, Generic[S, OptionsT]):
         builds it once and puts the same objects in each view, so the room diffs it once too."""
         return {seat: self.view(state, seat) for seat in seats}
 
-    def seat_keys(self) -> tuple[str, ...] | None:
-        """The keys of a view whose values differ from seat to seat (a hand, ``you``, ``legal``...):
-        every other key shows each seat, and a spectator, the same, so the room diffs those once for
-        all of them and each seat's own keys alone. None (the default): every seat's whole view is
-        diffed. ``tests/engines/test_every_engine.py`` holds every game to what it declares."""
-        return None
-
     def stimuli(self, state: S) -> tuple[str, ...]:
         """Keys of the race stimuli now live (e.g. ``"flip:7"`` while Slap's flip 7 is face up).
 

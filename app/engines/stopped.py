@@ -123,9 +123,6 @@ class Stoppable(Engine[Any, Any]):
     def has_races(self) -> bool:
         return self.inner.has_races()
 
-    def seat_keys(self) -> tuple[str, ...] | None:
-        return self.inner.seat_keys()  # a stopped game's views add only "stopped", the same for all
-
     def rulings(self, state: Any) -> Sequence[JSON]:
         return self.inner.rulings(_game(state))
 

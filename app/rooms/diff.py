@@ -30,7 +30,7 @@ the server itself only applies patches in tests and benchmarks).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any, TypeAlias
 
 __all__ = [
@@ -39,7 +39,6 @@ __all__ = [
     "Op",
     "Shared",
     "diff",
-    "diff_keys",
     "diff_shared",
     "escape_token",
     "unescape_token",
@@ -138,42 +137,6 @@ def diff_shared(old: Json, new: Json, shared: Shared) -> list[Op]:
         _diff_dict(old, new, "", ops, shared, SHARED_DEPTH)
     else:
         _diff_any(old, new, "", ops)
-    return ops
-
-
-def diff_keys(
-    old: Mapping[str, Json],
-    new: Mapping[str, Json],
-    keys: Iterable[str],
-    path: str,
-    shared: Shared,
-    depth: int,
-) -> list[Op]:
-    """The ops of :func:`diff_shared` for ``keys`` of two objects at ``path`` (others are not looked at),
-    containers at ``depth`` of a :func:`diff_shared` view (``SHARED_DEPTH``: the view's own parts).
-
-    What lets a room diff the part of its seats' views they all share once, and each seat's own keys alone.
-
-    >>> old, new = {"pile": [1], "you": 0, "gone": 1}, {"pile": [1, 2], "you": 0, "hand": []}
-    >>> diff_keys(old, new, ["pile", "you", "gone", "hand"], "/game", {}, 1)
-    [{'op': 'add', 'path': '/game/pile/-', 'value': 2}, {'op': 'remove', 'path': '/game/gone'}, \
-{'op': 'add', 'path': '/game/hand', 'value': []}]
-    """
-    ops: list[Op] = []
-    for key in keys:
-        ov = old.get(key, _MISSING)
-        nv = new.get(key, _MISSING)
-        if ov is nv:
-            continue
-        at = f"{path}/{escape_token(key)}"
-        if nv is _MISSING:
-            ops.append({"op": "remove", "path": at})
-        elif ov is _MISSING:
-            ops.append({"op": "add", "path": at, "value": nv})
-        elif type(ov) is type(nv) and (type(ov) is dict or type(ov) is list):
-            _diff_memo(ov, nv, at, ops, shared, depth)
-        else:
-            _diff_any(ov, nv, at, ops)
     return ops
 
 

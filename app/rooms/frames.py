@@ -2,9 +2,7 @@
 
 Views are built once per seat key and state and diffed once per key against
 what that key was last sent; every connection in step with that key gets the
-same patch, anyone else a snapshot. A game that names its seat keys
-(``Engine.seat_keys``) has the rest of its views, the same for every key,
-diffed and encoded once per broadcast, and each key's own part alone.
+same patch, anyone else a snapshot.
 """
 
 from __future__ import annotations
@@ -16,7 +14,7 @@ import orjson
 
 from app.engines.base import Engine
 from app.rooms.audience import Viewer
-from app.rooms.diff import SHARED_DEPTH, Op, Shared, diff_keys, diff_shared
+from app.rooms.diff import Shared, diff_shared
 
 if TYPE_CHECKING:
     from app.rooms.room import Room
@@ -35,7 +33,6 @@ class Frames:
     def __init__(self, engine: Engine[Any, Any]) -> None:
         self.engine = engine
         self._races = engine.has_races()
-        self._seat_keys = engine.seat_keys()
         self._room_view: dict[str, Any] | None = None
         self._game_views: dict[ViewKey, dict[str, Any]] = {}
         self._game_views_of: Any = None
@@ -76,15 +73,17 @@ class Frames:
         """Send every connection what changed in its view since its last frame."""
         for key in [k for k in self._last_sent if k not in groups]:
             del self._last_sent[key]
-        patches = Patches(self._seat_keys)
-        # Kept until every key is diffed: the patches' memo is keyed by the ids of their parts.
+        shared: Shared = {}
+        # Kept until every key is diffed: ``shared`` is keyed by the ids of their parts.
         replaced: list[dict[str, Any]] = []
         for key, viewers in groups.items():
             new = view_for(key)
             old = self._last_sent.get(key)
             ops_text: str | None = None
             if old is not None and old is not new:
-                ops_text = patches.text(old, new)
+                ops = diff_shared(old, new, shared)
+                if ops:
+                    ops_text = dumps(ops)
                 replaced.append(old)
             self._last_sent[key] = new
             snapshot_text: str | None = None
@@ -101,53 +100,6 @@ class Frames:
                     if not viewer.needs_snapshot:
                         viewer.snapshot_reason = "seat"
                     viewer.send_snapshot(key, snapshot_text, racing)
-
-
-class Patches:
-    """The patch texts of one broadcast, each turning a key's last view (``{"room": ..., "game": ...}``)
-    into its new one.
-
-    With the game's seat keys known, every key's game view holds the same values under the other
-    keys (what ``Engine.seat_keys`` promises, and the engines' tests hold them to): those are
-    diffed, and their ops encoded, for the first key only, and each key adds the ops of its own
-    keys, if any. All the views of a broadcast are of one state, and all the last views of the one
-    before, so the first key's shared ops are every key's. Without seat keys, or around a game
-    that has just begun or ended, each key's whole view is diffed (sharing what is the same object).
-    """
-
-    def __init__(self, seat_keys: tuple[str, ...] | None) -> None:
-        self._seat_keys = seat_keys
-        self._shared: Shared = {}
-        self._common: tuple[list[Op], str | None] | None = None
-
-    def text(self, old: dict[str, Any], new: dict[str, Any]) -> str | None:
-        seat_keys = self._seat_keys
-        old_game, new_game = old.get("game"), new.get("game")
-        if (
-            seat_keys is None
-            or type(old_game) is not dict
-            or type(new_game) is not dict
-            or len(old) != 2  # a view of more than its room and game part: no shortcut known for it
-            or len(new) != 2
-        ):
-            ops = diff_shared(old, new, self._shared)
-            return dumps(ops) if ops else None
-        room = diff_keys(old, new, ("room",), "", self._shared, SHARED_DEPTH)
-        if self._common is None:
-            self._common = self._diff_common(old_game, new_game, seat_keys)
-        common, common_text = self._common
-        own = diff_keys(old_game, new_game, seat_keys, "/game", self._shared, SHARED_DEPTH - 1)
-        if not room and not own:
-            return common_text  # one text for every key whose own part did not change
-        return dumps([*room, *common, *own])
-
-    def _diff_common(
-        self, old: dict[str, Any], new: dict[str, Any], seat_keys: tuple[str, ...]
-    ) -> tuple[list[Op], str | None]:
-        keys = [k for k in new if k not in seat_keys]
-        keys += [k for k in old if k not in new and k not in seat_keys]
-        ops = diff_keys(old, new, keys, "/game", self._shared, SHARED_DEPTH - 1)
-        return ops, dumps(ops) if ops else None
 
 
 def _seat(

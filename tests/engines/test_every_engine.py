@@ -87,38 +87,6 @@ def test_the_views_of_several_seats_at_once_are_each_seats_own_view(name: str) -
 
 
 @pytest.mark.parametrize("name", sorted(ALL_ENGINES))
-def test_views_differ_from_seat_to_seat_only_under_the_seat_keys(name: str) -> None:
-    # The room diffs the rest of a broadcast's views once and sends it to every seat and spectator:
-    # a key left out of the seat keys would show each of them the first seat's value.
-    engine = stoppable(ALL_ENGINES[name])
-    seat_keys = engine.seat_keys()
-    assert seat_keys is not None and {"you", "legal"} <= set(seat_keys)
-    players = engine.max_players
-    options = engine.options_model.model_validate(fast_options(name))
-    keys = [None, *range(players)]
-    states: list[object] = []
-
-    def differing(state: object) -> set[str]:
-        views = engine.views(state, keys)
-        first = views[None]
-        assert all(view.keys() == first.keys() for view in views.values())
-        return {k for k in first if any(view[k] != first[k] for view in views.values())}
-
-    seen: set[str] = set()
-    choosers = [random_player_for(name)] * players
-    for game_no in range(3):
-        rng = random.Random(game_no)
-        playout(engine, players, options, f"seat-keys-{name}-{game_no}", rng, choosers, on_step=states.append)
-    for state in states:
-        seen |= differing(state)
-    midway = states[len(states) // 2]
-    deadline = engine.next_deadline(midway)
-    seen |= differing(step(engine, midway, HostEnd(0 if deadline is None else deadline)))
-    assert seen <= set(seat_keys), sorted(seen - set(seat_keys))
-    assert "you" in seen
-
-
-@pytest.mark.parametrize("name", sorted(ALL_ENGINES))
 def test_a_game_has_races_exactly_when_it_names_race_stimuli(name: str) -> None:
     engine = ALL_ENGINES[name]
     players = engine.max_players

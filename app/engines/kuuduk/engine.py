@@ -26,7 +26,7 @@ from app.engines.kuuduk.options import KuudukOptions
 from app.engines.kuuduk.protocol import PROTOCOL
 from app.engines.kuuduk.rounds import deal, next_round
 from app.engines.kuuduk.state import Direction, KuudukState, Phase, Step
-from app.engines.kuuduk.view import SEAT_KEYS, result_detail, view, views
+from app.engines.kuuduk.view import result_detail, view, views
 from app.engines.protocol import GameProtocol
 from app.engines.rng import Rng
 from app.engines.seats import require_player_count
@@ -130,9 +130,6 @@ class KuudukEngine(Engine[KuudukState, KuudukOptions]):
 
     def views(self, state: KuudukState, seats: Sequence[int | None]) -> dict[int | None, JSON]:
         return views(state, seats)
-
-    def seat_keys(self) -> tuple[str, ...]:
-        return SEAT_KEYS
 
     def result(self, state: KuudukState) -> Outcome:
         return Outcome(

@@ -24,10 +24,6 @@ from app.engines.kuuduk.legal import legal
 from app.engines.kuuduk.state import Event, KuudukState, Phase, RoundRecord
 from app.engines.view_parts import check_viewers, each_json, tuple_json
 
-SEAT_KEYS = ("hand", "drawn", "you", "legal")
-"""The view keys that differ from seat to seat (a hand, the card just drawn; ``you``, ``legal``): every
-other key shows each seat, and a spectator, the same (``Engine.seat_keys``)."""
-
 
 @lru_cache(maxsize=1 << 10)
 def record_json(record: RoundRecord) -> JSON:

@@ -48,7 +48,7 @@ from app.engines.leekha.state import (
     TrickRecord,
     Verdict,
 )
-from app.engines.leekha.view import SEAT_KEYS, result_detail, view, views, winners
+from app.engines.leekha.view import result_detail, view, views, winners
 from app.engines.protocol import GameProtocol
 from app.engines.rng import Rng
 from app.engines.seats import require_player_count
@@ -127,9 +127,6 @@ class LeekhaEngine(Engine[LeekhaState, LeekhaOptions]):
 
     def views(self, state: LeekhaState, seats: Sequence[int | None]) -> dict[int | None, JSON]:
         return views(state, seats, decided_now(state))
-
-    def seat_keys(self) -> tuple[str, ...]:
-        return SEAT_KEYS
 
     def result(self, state: LeekhaState) -> Outcome:
         return Outcome(

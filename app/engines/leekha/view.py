@@ -28,10 +28,6 @@ from app.engines.leekha.scoring import Decided
 from app.engines.leekha.state import Event, Hand, LeekhaState, Phase, RoundRecord, TrickRecord, Verdict
 from app.engines.view_parts import check_viewers, each_json, tuple_json
 
-SEAT_KEYS = ("hand", "pass", "received", "pass_rule", "you", "legal")
-"""The view keys that differ from seat to seat (a hand, the cards passed and received, the pass rule;
-``you``, ``legal``): every other key shows each seat, and a spectator, the same (``Engine.seat_keys``)."""
-
 
 def winners(state: LeekhaState) -> tuple[int, ...]:
     """Once the match is over: Free for All, the seats in first place; 2 vs 2, the winning team."""

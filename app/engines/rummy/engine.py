@@ -41,7 +41,7 @@ from app.engines.rummy.table import (
     salvage,
     table_cards,
 )
-from app.engines.rummy.view import SEAT_KEYS, result_detail, view, views
+from app.engines.rummy.view import result_detail, view, views
 from app.engines.seats import clockwise, require_player_count
 from app.engines.timing import catch_up
 from app.engines.tuples import evolve, replace_at
@@ -133,9 +133,6 @@ class RummyEngine(Engine[RummyState, RummyOptions]):
 
     def views(self, state: RummyState, seats: Sequence[int | None]) -> dict[int | None, JSON]:
         return views(state, seats)
-
-    def seat_keys(self) -> tuple[str, ...]:
-        return SEAT_KEYS
 
     def result(self, state: RummyState) -> Outcome:
         finished = state.phase is Phase.MATCH_OVER

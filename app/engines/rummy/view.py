@@ -39,11 +39,6 @@ DRAFT_SHAPE: JSON = {"table": '<[{"kind": "group" | "run" | null (optional), "ca
 # looking inside (a draft step changes one set of many, and one hand): see app.engines.view_parts.
 
 
-SEAT_KEYS = ("hand", "last", "you", "legal")
-"""The view keys that differ from seat to seat (a hand; the last turn, whose drawer sees what it drew;
-``you``, ``legal``): every other key shows each seat, and a spectator, the same (``Engine.seat_keys``)."""
-
-
 def legal(state: RummyState, seat: int | None) -> list[JSON]:
     if seat is None or state.phase is not Phase.TURN or seat != state.seat:
         return tuple_json(())

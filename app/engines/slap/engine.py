@@ -31,7 +31,7 @@ from app.engines.slap.options import SlapOptions, SlapPrefs
 from app.engines.slap.protocol import PROTOCOL
 from app.engines.slap.scoring import end_kind, score_round
 from app.engines.slap.state import ClosedFlip, FlipKind, Phase, SlapState
-from app.engines.slap.view import SEAT_KEYS, result_detail, ruling_json, view, views, winners
+from app.engines.slap.view import result_detail, ruling_json, view, views, winners
 from app.engines.timing import catch_up
 from app.engines.tuples import evolve
 
@@ -228,9 +228,6 @@ class SlapEngine(Engine[SlapState, SlapOptions]):
 
     def views(self, state: SlapState, seats: Sequence[int | None]) -> dict[int | None, JSON]:
         return views(state, seats)
-
-    def seat_keys(self) -> tuple[str, ...]:
-        return SEAT_KEYS
 
     def hidden_cards(self, state: SlapState, seat: int) -> list[Any] | None:
         return list(state.piles[seat])  # face down, top first: nobody sees them while the match runs

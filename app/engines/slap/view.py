@@ -29,11 +29,6 @@ _OPEN = (Phase.FLIP_OPEN, Phase.RACE)
 _SHOWS_REVEAL = (Phase.NU_CALLED, Phase.FLIP_OPEN, Phase.RACE)
 
 
-SEAT_KEYS = ("you", "legal")
-"""The view keys that differ from seat to seat (no cards, only who it is; ``you``, ``legal``): every other
-key shows each seat, and a spectator, the same (``Engine.seat_keys``)."""
-
-
 def winners(state: SlapState) -> list[int]:
     """All seats sharing the best total, once the match is over."""
     if state.phase is not Phase.MATCH_OVER:

@@ -33,7 +33,7 @@ from app.engines.uffda.protocol import PROTOCOL
 from app.engines.uffda.rounds import begin_round
 from app.engines.uffda.state import Phase, Step, Turn, UffdaState
 from app.engines.uffda.timers import due_at, run_until
-from app.engines.uffda.view import SEAT_KEYS, result_detail, ruling_json, view, views
+from app.engines.uffda.view import result_detail, ruling_json, view, views
 
 
 class UffdaEngine(Engine[UffdaState, UffdaOptions]):
@@ -125,9 +125,6 @@ class UffdaEngine(Engine[UffdaState, UffdaOptions]):
 
     def views(self, state: UffdaState, seats: Sequence[int | None]) -> dict[int | None, JSON]:
         return views(state, seats)
-
-    def seat_keys(self) -> tuple[str, ...]:
-        return SEAT_KEYS
 
     # -- race capabilities -------------------------------------------------------
 

@@ -82,12 +82,6 @@ SHAPES: JSON = {
 lists only the fields the action needs."""
 
 
-SEAT_KEYS = ("hand", "drawn", "last", "you", "legal")
-"""The view keys that differ from seat to seat (a hand, the tile just drawn, the last events as each may
-see them; ``you``, ``legal``): every other key shows each seat, and a spectator, the same
-(``Engine.seat_keys``)."""
-
-
 def legal(state: UffdaState, seat: int | None) -> list[JSON]:
     """The actions ``seat`` may take now (rules 4.5). A play may add ``"uffda": true``; a call
     may add ``give_card``, ``uffda`` and ``reaction_ms``; a draw after a last-card double
