@@ -604,11 +604,13 @@ def collector_paused() -> Iterator[None]:
     and every send due and every frame arriving during one was counted late: as server latency
     (``bench.fanout`` at 1,000 and 2,000 actions/s: p99 15.8 and 77.7 ms with them, 10.4 and 51.3
     without). Refcounting still frees everything acyclic; the cycles of one rate wait for the pass."""
+    was_on = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        gc.enable()
+        if was_on:
+            gc.enable()
         gc.collect()
 
 
