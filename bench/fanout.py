@@ -36,6 +36,7 @@ import contextlib
 import gc
 import json
 import os
+import platform
 import random
 import resource
 import statistics
@@ -793,6 +794,7 @@ def figures(args: Args, results: dict[str, list[TargetResult]], notes: list[str]
         "measured_s": args.seconds,
         "schedule": args.schedule,
         "repeat": args.repeat,
+        "python": platform.python_version(),
         "notes": notes,
         "targets": {},
     }
@@ -944,7 +946,10 @@ def parse_args(argv: list[str] | None) -> Args:
 
 
 def run(args: Args) -> None:
-    notes = [f"code: {code_version()}", f"file descriptors: soft limit raised to {raise_fd_limit()}"]
+    notes = [
+        f"code: {code_version()}, Python {platform.python_version()} (the server's too)",
+        f"file descriptors: soft limit raised to {raise_fd_limit()}",
+    ]
     results: dict[str, list[TargetResult]] = {name: [] for name in args.targets}
     with tempfile.TemporaryDirectory(prefix="bordet-fanout-") as tmp:
         for run_no in range(args.repeat):

@@ -12,14 +12,20 @@ The two servers share one core, so ``--rate`` is what each gets and both togethe
 core some room (700 each at 1,000 connections is about 90 % of it here); their latencies are those
 of a shared core, not of one server alone (``bench.fanout`` gives those).
 
+``--base-python`` runs the base (its load generator and its server) with another interpreter, a
+virtual environment with ``requirements-dev.lock`` installed: with ``--base HEAD`` that compares
+one interpreter with another on the same code.
+
     .venv/bin/python -m bench.paired --base HEAD~1           # 3 pairs at 700 actions/s each
     .venv/bin/python -m bench.paired --base main --runs 5 --rate 500
+    .venv/bin/python -m bench.paired --base HEAD --base-python ../venv-3.12/bin/python
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -39,6 +45,7 @@ CPU_KEY = "server_cpu_pct_per_1000_actions_per_s"
 @dataclass(frozen=True)
 class Args:
     base: str
+    base_python: str
     rate: float
     runs: int
     connections: int
@@ -54,6 +61,19 @@ def git(*args: str, cwd: Path = ROOT) -> str:
     return done.stdout.strip()
 
 
+def python_version(python: str) -> str:
+    done = subprocess.run(
+        [python, "-c", "import platform; print(platform.python_version())"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"{python}: {done.stderr.strip() or done.returncode}")
+    return done.stdout.strip()
+
+
 @contextmanager
 def worktree(ref: str) -> Iterator[Path]:
     """A checkout of ``ref`` in a temporary directory, removed again afterwards."""
@@ -66,10 +86,10 @@ def worktree(ref: str) -> Iterator[Path]:
             git("worktree", "remove", "--force", str(path))
 
 
-def fanout(checkout: Path, args: Args) -> subprocess.Popen[str]:
-    """``bench.fanout --only bordet`` of ``checkout``, started now (this interpreter, that code)."""
+def fanout(checkout: Path, args: Args, python: str = sys.executable) -> subprocess.Popen[str]:
+    """``bench.fanout --only bordet`` of ``checkout``, started now (``python``, that code)."""
     command = [
-        sys.executable,
+        python,
         "-m",
         "bench.fanout",
         "--only",
@@ -99,7 +119,7 @@ def figures_of(proc: subprocess.Popen[str], name: str) -> dict[str, Any]:
 
 def pair(base: Path, args: Args) -> dict[str, Any]:
     """One run of each checkout at the same time."""
-    running = {"this": fanout(ROOT, args), "base": fanout(base, args)}
+    running = {"this": fanout(ROOT, args), "base": fanout(base, args, args.base_python)}
     try:
         runs = {name: figures_of(proc, name) for name, proc in running.items()}
     finally:  # one run failed: the other (and its server) is not left running
@@ -119,12 +139,15 @@ def run(args: Args) -> dict[str, Any]:
     base_commit = git("rev-parse", "--short", args.base)
     this_commit = git("rev-parse", "--short", "HEAD")
     dirty = bool(git("status", "--porcelain", "--untracked-files=no"))
+    pythons = python_version(sys.executable), python_version(args.base_python)
     with worktree(args.base) as base:
         pairs = [pair(base, args) for _ in range(args.runs)]
     ratios = [p["cpu_ratio"] for p in pairs if p["cpu_ratio"] is not None]
     return {
         "this": this_commit + (" with uncommitted changes" if dirty else ""),
         "base": f"{args.base} ({base_commit})",
+        "this_python": pythons[0],
+        "base_python": pythons[1],
         "rate": args.rate,
         "connections": args.connections,
         "pairs": pairs,
@@ -134,7 +157,8 @@ def run(args: Args) -> dict[str, Any]:
 
 def render(f: dict[str, Any]) -> str:
     lines = [
-        f"This checkout ({f['this']}) beside {f['base']}, both at once on one core: "
+        f"This checkout ({f['this']}, Python {f['this_python']}) beside {f['base']} "
+        f"(Python {f['base_python']}), both at once on one core: "
         f"{f['rate']:g} actions/s each, {f['connections']} connections each",
         f"  {'pair':>4} {'cpu%/ka this':>13} {'cpu%/ka base':>13} {'ratio':>6} "
         f"{'p50 this':>9} {'p50 base':>9} {'p99 this':>9} {'p99 base':>9}",
@@ -165,6 +189,11 @@ def parse_args(argv: list[str]) -> Args:
         description="This checkout and a git revision under the same fan-out load at once: CPU per action.",
     )
     parser.add_argument("--base", default="HEAD", help="the git revision to compare with (default HEAD)")
+    parser.add_argument(
+        "--base-python",
+        default=sys.executable,
+        help="the interpreter of the base's run (default: this one), with the project's requirements",
+    )
     parser.add_argument("--rate", type=bounded(float, 1, 5000), default=700.0, help="actions/s, each")
     parser.add_argument("--runs", type=bounded(int, 1, 9), default=3, help="pairs of runs")
     parser.add_argument("--connections", type=bounded(int, SEATS, 4000), default=1000)
@@ -174,7 +203,11 @@ def parse_args(argv: list[str]) -> Args:
     ns = parser.parse_args(argv)
     if ns.connections % SEATS:
         parser.error(f"--connections must be a multiple of {SEATS}")
-    return Args(ns.base, ns.rate, ns.runs, ns.connections, ns.warmup, ns.seconds, ns.as_json)
+    if not os.access(ns.base_python, os.X_OK) or os.path.isdir(ns.base_python):
+        parser.error(f"--base-python {ns.base_python}: not an interpreter that can be run")
+    # Absolute, as the base runs in its own worktree; not resolved, which would leave a venv's symlink.
+    python = os.path.abspath(ns.base_python)
+    return Args(ns.base, python, ns.rate, ns.runs, ns.connections, ns.warmup, ns.seconds, ns.as_json)
 
 
 def main(argv: list[str] | None = None) -> int:

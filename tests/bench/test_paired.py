@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import platform
 import subprocess
 import sys
+from pathlib import Path
+from shlex import quote
 
 import pytest
 
@@ -11,13 +14,21 @@ from bench.paired import parse_args
 from tests.bench.runs import ROOT, bench_json
 
 
-def test_a_pair_runs_both_checkouts_and_compares_their_cpu_per_action() -> None:
+def test_a_pair_runs_both_checkouts_and_compares_their_cpu_per_action(tmp_path: Path) -> None:
+    # The base's interpreter: this one, behind a script that notes what it was asked to run.
+    calls = tmp_path / "calls"
+    base_python = tmp_path / "python"
+    script = f'echo "$@" >> {quote(str(calls))}\nexec {quote(sys.executable)} "$@"\n'
+    base_python.write_text(f"#!/bin/sh\n{script}")
+    base_python.chmod(0o755)
     figures = bench_json(
         "bench.paired",
         *("--base", "HEAD", "--runs", "1", "--connections", "40", "--rate", "40"),
-        *("--warmup", "0.5", "--seconds", "1.5"),
+        *("--warmup", "0.5", "--seconds", "1.5", "--base-python", str(base_python)),
     )
     (pair,) = figures["pairs"]
+    assert figures["this_python"] == figures["base_python"] == platform.python_version()
+    assert "-m bench.fanout --only bordet" in calls.read_text()  # the base ran with --base-python
     for side in ("this", "base"):
         assert pair[side]["accepted_per_s"] > 0
         assert pair[side]["server_cpu_pct_per_1000_actions_per_s"] > 0
@@ -38,6 +49,12 @@ def test_a_pair_runs_both_checkouts_and_compares_their_cpu_per_action() -> None:
 def test_connections_come_in_whole_tables() -> None:
     with pytest.raises(SystemExit):
         parse_args(["--connections", "42"])
+
+
+def test_a_base_python_that_cannot_run_is_refused_before_any_run(tmp_path: Path) -> None:
+    for python in (tmp_path / "no-such-python", tmp_path):
+        with pytest.raises(SystemExit):
+            parse_args(["--base-python", str(python)])
 
 
 def test_a_revision_git_does_not_know_is_refused_before_any_run() -> None:
