@@ -35,7 +35,9 @@ nothing to collect (``collected`` 0 in the collector's callback, all six young p
 1,000 and then 2,000 actions/s, 17-31 ms each): in steady play the server makes no cyclic garbage,
 so each of them is a stall for nothing. A policy that freezes what survives (``gc.freeze`` is
 cheap) and collects in full only on a slow schedule could remove them; it needs a soak to show that
-the cycles other paths make (errors, disconnects) do not pile up in between.
+the cycles other paths make (errors, disconnects) do not pile up in between, and a full pass is
+long: ``gc.collect()`` in the same loaded server took 157-192 ms over the 200,000-230,000 tracked
+objects made since start-up (three calls, 5 s apart; it found 174 objects, then none).
 
 :func:`keep_trimmed` hands freed memory back to the operating system once a minute. Frames,
 patches and socket buffers are larger than Python's small-object allocator takes, so they come from
