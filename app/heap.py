@@ -19,25 +19,25 @@ time in all. 100,000 and 200,000 gave rarer but longer passes (about 60 and 100 
 at 20,000 on the same machine): a better p99 at 500-1,000 actions/s, a worse one near saturation,
 where a longer stall leaves a backlog that takes longer to drain.
 
-What a young pass walks is what is still alive of what was made since the last one. A census of
-the young generation as passes began (``bench.fanout`` at 2,000 actions/s, 1,000 connections,
-2026-12-07): about 47,000 objects each, 14-31 ms a pass as that day's machine got busier. 23,000 tuples and
-4,500 melds, mostly the drafts each table's undo history keeps (every draft step's draft, up to
-``UNDO_LIMIT`` steps a turn: 12,000 of the young tables were undo entries of young states) and
-their cards; 7,900 lists and 2,800 dicts of views' JSON (each table's latest views, and the memo
-caches of :mod:`app.engines.rummy.view`); and about 1,000 each (one per connection) of what a
-connection makes anew for each message or ping: its parser's generator and ``Frame``, its ping
-timer's handles and ``Context``. Yet a pass does not cost in proportion to that count: with the
-undo history cut to one draft (``UNDO_LIMIT = 1``, an experiment, same day) passes took 23 and 24 ms
-each instead of 26 and 31 (two runs each, five passes in 15 s every time), so keeping drafts in a
-form the collector does not walk would shorten a pass by a fifth at most. And those passes found
-nothing to collect (``collected`` 0 in the collector's callback, all six young passes of a run at
-1,000 and then 2,000 actions/s, 17-31 ms each): in steady play the server makes no cyclic garbage,
-so each of them is a stall for nothing. A policy that freezes what survives (``gc.freeze`` is
-cheap) and collects in full only on a slow schedule could remove them; it needs a soak to show that
-the cycles other paths make (errors, disconnects) do not pile up in between, and a full pass is
-long: ``gc.collect()`` in the same loaded server took 157-192 ms over the 200,000-230,000 tracked
-objects made since start-up (three calls, 5 s apart; it found 174 objects, then none).
+What a young pass walks is what is still alive of what was made since the last one. A census of the
+young generation as passes began (``bench.fanout`` at 2,000 actions/s, 1,000 connections,
+2026-12-07): about 47,000 objects each, 14-31 ms a pass as that day's machine got busier. 23,000
+tuples and 4,500 melds, mostly the drafts each table's undo history keeps (every draft step's
+draft, up to ``UNDO_LIMIT`` steps a turn: 12,000 of the young tables were undo entries of young
+states) and their cards; 7,900 lists and 2,800 dicts of views' JSON (each table's latest views, and
+the memo caches of :mod:`app.engines.rummy.view`); and about 1,000 each (one per connection) of
+what a connection makes anew for each message or ping: its parser's generator and ``Frame``, its
+ping timer's handles and ``Context``. Yet a pass does not cost in proportion to that count: with
+the undo history cut to one draft (``UNDO_LIMIT = 1``, an experiment, same day) passes took 23 and
+24 ms each instead of 26 and 31 (two runs each, five passes in 15 s every time), so keeping drafts
+in a form the collector does not walk would shorten a pass by a fifth at most. And those passes
+found nothing to collect (``collected`` 0 in the collector's callback, all six young passes of a
+run at 1,000 and then 2,000 actions/s, 17-31 ms each): in steady play the server makes no cyclic
+garbage, so each of them is a stall for nothing. A policy that freezes what survives (``gc.freeze``
+is cheap) and collects in full only on a slow schedule could remove them; it needs a soak to show
+that the cycles other paths make (errors, disconnects) do not pile up in between, and a full pass
+is long: ``gc.collect()`` in the same loaded server took 157-192 ms over the 200,000-230,000
+tracked objects made since start-up (three calls, 5 s apart; it found 174 objects, then none).
 
 :func:`keep_trimmed` hands freed memory back to the operating system once a minute. Frames,
 patches and socket buffers are larger than Python's small-object allocator takes, so they come from

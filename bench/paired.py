@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import platform
 import statistics
 import subprocess
 import sys
@@ -62,6 +63,8 @@ def git(*args: str, cwd: Path = ROOT) -> str:
 
 
 def python_version(python: str) -> str:
+    """The version of the interpreter ``python`` (the base's: its checkout may predate the key
+    ``bench.fanout`` now reports it in)."""
     done = subprocess.run(
         [python, "-c", "import platform; print(platform.python_version())"],
         capture_output=True,
@@ -139,7 +142,7 @@ def run(args: Args) -> dict[str, Any]:
     base_commit = git("rev-parse", "--short", args.base)
     this_commit = git("rev-parse", "--short", "HEAD")
     dirty = bool(git("status", "--porcelain", "--untracked-files=no"))
-    pythons = python_version(sys.executable), python_version(args.base_python)
+    pythons = platform.python_version(), python_version(args.base_python)
     with worktree(args.base) as base:
         pairs = [pair(base, args) for _ in range(args.runs)]
     ratios = [p["cpu_ratio"] for p in pairs if p["cpu_ratio"] is not None]
@@ -192,7 +195,7 @@ def parse_args(argv: list[str]) -> Args:
     parser.add_argument(
         "--base-python",
         default=sys.executable,
-        help="the interpreter of the base's run (default: this one), with the project's requirements",
+        help="the interpreter of the base's run (default: this one), with requirements-dev.lock installed",
     )
     parser.add_argument("--rate", type=bounded(float, 1, 5000), default=700.0, help="actions/s, each")
     parser.add_argument("--runs", type=bounded(int, 1, 9), default=3, help="pairs of runs")
