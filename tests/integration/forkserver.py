@@ -170,7 +170,8 @@ def _serve() -> None:
         request = json.loads(line)
         if "status" in request:
             reap(signal.SIGCHLD, None)
-            answer: Any = ended.get(int(request["status"]))
+            # Told once: ``Forked`` keeps the code, so the template keeps only servers still running.
+            answer: Any = ended.pop(int(request["status"]), None)
         elif "argv" in request:
             answer = _fork(request)
         else:
@@ -202,6 +203,8 @@ def _fork(request: dict[str, Any]) -> int:
         )
         os.dup2(out, 1)
         os.dup2(out, 2)
+        os.close(stdin)
+        os.close(out)
         sys.stdin = open(0)  # noqa: SIM115 (the process's own, for its life)
         sys.stdout = open(1, "w", buffering=1)  # noqa: SIM115
         sys.stderr = open(2, "w", buffering=1)  # noqa: SIM115
