@@ -10,7 +10,7 @@ UVICORN_FLAGS := --ws-per-message-deflate false --ws-max-size 1048576
 
 .PHONY: run test lint docs image-size bench-engines bench-diff bench-load bench-fairness bench-soak \
         bench-idle-rooms bench-startup bench-fanout bench-paired bench-idle bench-audit bench-repeat-visit \
-        bench-event-log clean
+        bench-event-log native native-clean native-check clean
 
 # A .venv left by a Python older than 3.11, or by a `python3 -m venv` that failed half-way (Debian
 # without python3-venv leaves one without pip), would otherwise be reused for ever: make it again.
@@ -32,7 +32,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); exit 1; }
 
 # The Docker image installs requirements.lock alone; development adds requirements-dev.lock on top.
-$(VENV)/.installed: $(BIN)/python requirements.lock requirements-dev.lock pyproject.toml
+$(VENV)/.installed: $(BIN)/python requirements.lock requirements-native.lock requirements-dev.lock pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements-dev.lock
 	$(BIN)/python -m pip install --quiet --no-deps -e .
@@ -57,6 +57,18 @@ lint: $(VENV)/.installed
 # docs/protocol.md is generated from the code (a test keeps it current).
 docs: $(VENV)/.installed
 	$(BIN)/python -m tools.protocol_doc
+
+# The hot pure modules compiled with mypyc in place, as the Docker image has them (app/native.py
+# lists them; needs a C compiler and Python's headers). The sources still run unchanged without it;
+# app refuses to import a build older than its sources, so run native or native-clean after edits.
+native: $(VENV)/.installed
+	$(BIN)/python tools/native.py build
+
+native-clean:
+	$(PYTHON) tools/native.py clean
+
+native-check: $(VENV)/.installed
+	$(BIN)/python tools/native.py check
 
 # What the Docker image's dependencies weigh: requirements.lock (LOCK=...) installed into an empty
 # venv, its site-packages measured.
@@ -107,5 +119,5 @@ bench-repeat-visit: $(VENV)/.installed
 bench-event-log: $(VENV)/.installed
 	$(BIN)/python -m bench.event_log $(BENCH_ARGS)
 
-clean:
+clean: native-clean
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

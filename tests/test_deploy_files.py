@@ -12,6 +12,7 @@ import fnmatch
 import glob
 import http.server
 import ipaddress
+import itertools
 import json
 import os
 import posixpath
@@ -187,9 +188,51 @@ def test_copy_sources_exist_in_the_repository(dockerfile: list[Instruction]) -> 
 
 
 def test_copies_what_the_server_needs(dockerfile: list[Instruction]) -> None:
-    sources = {source.rstrip("/") for sources, _ in copies(dockerfile) for source in sources}
-    for needed in ("requirements.lock", "pyproject.toml", "app", "migrations", "alembic.ini", "static"):
+    sources = {source.rstrip("/") for sources, _ in copies(final_stage(dockerfile)) for source in sources}
+    for needed in ("requirements.lock", "pyproject.toml", "migrations", "alembic.ini", "static"):
         assert needed in sources, f"{needed} is not copied into the image"
+
+
+def stage_named(instructions: list[Instruction], name: str) -> list[Instruction]:
+    starts = [i for i, ins in enumerate(instructions) if ins.keyword == "FROM"] + [len(instructions)]
+    for begin, end in itertools.pairwise(starts):
+        words = [word.lower() for word in instructions[begin].words()]
+        if words[-2:] == ["as", name]:
+            return instructions[begin:end]
+    raise AssertionError(f"no stage named {name!r}")
+
+
+def test_the_image_takes_app_compiled_from_the_builder_stage(dockerfile: list[Instruction]) -> None:
+    builder = stage_named(dockerfile, "native")
+    # The same base image as the server's, so the extensions fit its interpreter.
+    assert builder[0].words()[0] == final_stage(dockerfile)[0].words()[0]
+    built_from = {source.rstrip("/"): dest for sources, dest in copies(builder) for source in sources}
+    for needed in (
+        "requirements.lock",
+        "requirements-native.lock",
+        "pyproject.toml",
+        "app",
+        "tools/native.py",
+    ):
+        assert needed in built_from, f"the builder stage does not copy {needed}"
+    runs = [ins.args for ins in builder if ins.keyword == "RUN"]
+    install = [
+        i for i, run in enumerate(runs) if re.search(r"pip install\b.*-r\s+requirements-native\.lock", run)
+    ]
+    compile_ = [i for i, run in enumerate(runs) if re.fullmatch(r"python tools/native\.py build", run)]
+    assert install and compile_ and install[0] < compile_[0], runs
+    # The runtime stage copies the builder's app/ over where the server imports it from.
+    stage = final_stage(dockerfile)
+    taken = [ins.words() for ins in stage if ins.keyword == "COPY" and ins.words()[0] == "--from=native"]
+    assert taken == [["--from=native", posixpath.join(last(builder, "WORKDIR").args, "app/"), "./app/"]]
+    copy_at = next(i for i, ins in enumerate(stage) if ins.words()[:1] == ["--from=native"])
+    install_at = next(i for i, ins in enumerate(stage) if re.search(r"pip install\b.*--no-deps", ins.args))
+    assert copy_at < install_at, "the package is installed before the compiled app/ is in place"
+
+
+def test_the_package_carries_the_compiled_files_it_is_built_with() -> None:
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    assert "*.so" in data["*"] and "_native.json" in data["app"]
 
 
 def test_installs_from_the_lock_then_the_package_without_deps(dockerfile: list[Instruction]) -> None:
@@ -513,10 +556,22 @@ def _normal(name: str) -> str:
 
 
 def _pins(path: Path) -> dict[str, str]:
-    """Package name (PEP 503 normalised) -> pinned version."""
+    """Package name (PEP 503 normalised) -> pinned version, with those of the locks it includes."""
     lines = [line.strip() for line in path.read_text(encoding="utf-8").splitlines()]
-    pairs = (line.split("==", 1) for line in lines if line and not line.startswith(("#", "-r")))
-    return {_normal(name): version for name, version in pairs}
+    pins: dict[str, str] = {}
+    for line in lines:
+        if line.startswith("-r "):
+            pins.update(_pins(path.parent / line.removeprefix("-r ").strip()))
+        elif line and not line.startswith("#"):
+            name, version = line.split("==", 1)
+            pins[_normal(name)] = version
+    return pins
+
+
+def _own_pins(path: Path) -> set[str]:
+    included = [line for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("-r ")]
+    inherited = {name for line in included for name in _pins(path.parent / line.removeprefix("-r ").strip())}
+    return set(_pins(path)) - inherited
 
 
 def test_the_image_lock_holds_no_dev_tool() -> None:
@@ -525,18 +580,25 @@ def test_the_image_lock_holds_no_dev_tool() -> None:
     assert not runtime & set(DEV_TOOLS), sorted(runtime & set(DEV_TOOLS))
 
 
-def test_the_dev_lock_adds_the_tools_to_the_runtime_lock() -> None:
-    text = (ROOT / "requirements-dev.lock").read_text(encoding="utf-8")
-    assert "-r requirements.lock" in text.splitlines()
-    dev = set(_pins(ROOT / "requirements-dev.lock"))
-    assert set(DEV_TOOLS) <= dev
-    assert not dev & set(_pins(ROOT / "requirements.lock")), "pinned twice"
+def test_the_dev_lock_adds_the_tools_to_the_runtime_and_compiler_locks() -> None:
+    assert "-r requirements.lock" in (ROOT / "requirements-native.lock").read_text().splitlines()
+    assert "-r requirements-native.lock" in (ROOT / "requirements-dev.lock").read_text().splitlines()
+    dev = _pins(ROOT / "requirements-dev.lock")
+    assert set(DEV_TOOLS) <= set(dev)
+    assert {"mypy", "setuptools"} <= _own_pins(ROOT / "requirements-native.lock")
+    for lock in ("requirements-dev.lock", "requirements-native.lock"):
+        text = (ROOT / lock).read_text(encoding="utf-8").splitlines()
+        names = [_normal(line.split("==")[0]) for line in text if "==" in line]
+        assert len(names) == len(set(names)), f"{lock} pins a package twice"
+        assert not _own_pins(ROOT / lock) & set(_pins(ROOT / "requirements.lock")), (
+            f"{lock} repins the runtime"
+        )
 
 
 def test_every_declared_dependency_is_pinned_in_its_lock() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     runtime = _pins(ROOT / "requirements.lock")
-    dev = {**runtime, **_pins(ROOT / "requirements-dev.lock")}  # it starts with `-r requirements.lock`
+    dev = _pins(ROOT / "requirements-dev.lock")  # with the locks it includes
     for requirements, lock, pins in (
         (project["dependencies"], "requirements.lock", runtime),
         (project["optional-dependencies"]["dev"], "requirements-dev.lock", dev),
@@ -549,3 +611,6 @@ def test_every_declared_dependency_is_pinned_in_its_lock() -> None:
 def test_the_dev_lock_stays_out_of_the_image(dockerfile: list[Instruction]) -> None:
     sources = {source for sources, _ in copies(dockerfile) for source in sources}
     assert "requirements-dev.lock" not in sources
+    # The compiler is the builder stage's alone.
+    final_sources = {source for sources, _ in copies(final_stage(dockerfile)) for source in sources}
+    assert "requirements-native.lock" not in final_sources
