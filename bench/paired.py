@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.fanout import SEATS
-from bench.slap_load import ROOT, bounded
+from bench.slap_load import ROOT, app_build, bounded
 
 CPU_KEY = "server_cpu_pct_per_1000_actions_per_s"
 
@@ -144,11 +144,12 @@ def run(args: Args) -> dict[str, Any]:
     dirty = bool(git("status", "--porcelain", "--untracked-files=no"))
     pythons = platform.python_version(), python_version(args.base_python)
     with worktree(args.base) as base:
+        base_build = app_build(base)  # a fresh worktree: pure Python, whatever this checkout runs
         pairs = [pair(base, args) for _ in range(args.runs)]
     ratios = [p["cpu_ratio"] for p in pairs if p["cpu_ratio"] is not None]
     return {
-        "this": this_commit + (" with uncommitted changes" if dirty else ""),
-        "base": f"{args.base} ({base_commit})",
+        "this": this_commit + (" with uncommitted changes" if dirty else "") + f", {app_build()}",
+        "base": f"{args.base} ({base_commit}, {base_build})",
         "this_python": pythons[0],
         "base_python": pythons[1],
         "rate": args.rate,

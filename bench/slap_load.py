@@ -95,7 +95,7 @@ import orjson
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from app import heap
+from app import heap, native
 from app.rooms.patch import apply_patch
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -227,8 +227,19 @@ def code_version() -> str:
             check=True,
         ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
-        return "unknown (no git)"
-    return f"git {head}" + (" + uncommitted changes in app/" if dirty else "")
+        return f"unknown (no git), {app_build()}"
+    return f"git {head}" + (" + uncommitted changes in app/" if dirty else "") + f", {app_build()}"
+
+
+def app_build(root: Path = ROOT) -> str:
+    """Whether the checkout at ``root`` runs its hot modules compiled (``make native``) or as plain
+    Python: the two differ by about 5 % of the server's CPU per action.
+
+    >>> app_build(Path("/nonexistent"))
+    'pure Python'
+    """
+    modules = [path for path in native.compiled_files(root / "app") if not path.name.startswith("_native")]
+    return f"{len(modules)} modules compiled with mypyc" if modules else "pure Python"
 
 
 def free_port() -> int:
