@@ -4,6 +4,7 @@
 # Configuration by environment:
 #   DATABASE_URL   postgresql://user:pass@host:5432/db (without it: SQLite in /app/data)
 #   BORDET_SECRET  signs player tokens; set it (e.g. `openssl rand -hex 32`) and keep it
+
 # Builder stage: the hot pure modules compiled with mypyc (app/native.py lists them and says why),
 # from the same base image as the server's, so the extensions match its interpreter. Only the
 # compiled app/ leaves this stage; the compiler and mypy stay behind.

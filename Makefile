@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 HOST   ?= 0.0.0.0
 PORT   ?= 8000
-LINT_PATHS := app tests bench tools examples
+LINT_PATHS := app tests bench tools examples conftest.py
 # Frames are small JSON patches: per-message deflate costs more CPU than it saves bytes.
 UVICORN_FLAGS := --ws-per-message-deflate false --ws-max-size 1048576
 
