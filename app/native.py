@@ -2,13 +2,18 @@
 
 The modules below are on every action's path (the diff, the view helpers, frame building and
 writing, the event log's rows) or are the heaviest rules work there is (Rummy's meld checks, drafts,
-table and view). They are pure, strictly typed Python, so
-mypyc compiles them to C extensions without a change. ``bench.paired`` measured the compiled
-server against the pure one at 0.943-0.963 of its CPU per action, and ``bench.diff_bench`` four
-seats' diffs of a played card at 57 against 164 µs. Compiling is optional: the Docker image does it
-in a builder stage and ``make native`` does it in a checkout; without it the same sources run as
-plain Python, which remains the reference (the README's test command runs the suite that way, CI
-also runs the rules and room tests compiled).
+table and view). They are pure, strictly typed Python, so mypyc compiles them to C extensions
+without a change. ``bench.paired --rate 400`` measured the compiled server at 0.947-0.959 of the
+pure one's CPU per action (2026-12-07), and ``bench.diff_bench`` four seats' diffs of a played card
+at 57 against 164 µs. Compiling is optional: the Docker image does it in a builder stage and ``make
+native`` in a checkout; without it the same sources run as plain Python, which stays the reference
+(the README's test command runs the suite that way; CI then runs the rules and room tests again
+compiled).
+
+Not here, though just as hot: ``app/engines/step.py`` (compiled, its ``type(seat) is not int``
+check lets ``True`` through, because mypyc unboxes the declared ``int``), Rummy's ``engine.py`` and
+the room's and connection's modules (tests subclass them or patch their methods to inject faults,
+which compiled classes do not allow).
 
 A compiled module sits beside its source (``diff.cpython-311-x86_64-linux-gnu.so`` next to
 ``diff.py``) and wins the import, so an edited source would silently not run. The build writes a
