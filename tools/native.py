@@ -32,20 +32,25 @@ def _native_spec() -> ModuleType:
     return module
 
 
-def clean() -> int:
-    native = _native_spec()
+def _remove_build(native: ModuleType) -> int:
+    """Delete every extension under app/, the manifest and the build's scratch; how many extensions."""
     removed = native.compiled_files(native.PACKAGE)
     for path in removed:
         path.unlink()
     (native.PACKAGE / native.MANIFEST_NAME).unlink(missing_ok=True)
     shutil.rmtree(BUILD_TEMP, ignore_errors=True)
-    print(f"removed {len(removed)} compiled files: app runs as pure Python")
+    return len(removed)
+
+
+def clean() -> int:
+    removed = _remove_build(_native_spec())
+    print(f"removed {removed} compiled files: app runs as pure Python")
     return 0
 
 
 def build() -> int:
     native = _native_spec()
-    clean()
+    _remove_build(native)  # a module dropped from the list must not keep its old extension
     os.chdir(ROOT)  # mypycify takes the sources' paths, and pyproject.toml, relative to here
     # Imported here: only a build needs the compiler's packages (requirements-native.lock).
     from mypyc.build import mypycify
