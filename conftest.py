@@ -8,27 +8,21 @@ pass); here they are left out, and the header says so.
 
 from __future__ import annotations
 
-import importlib.machinery
 from pathlib import Path
 
 import pytest
 
-_SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
-
-
-def _compiled(source: Path) -> bool:
-    return any(source.with_name(source.stem + suffix).exists() for suffix in _SUFFIXES)
+from app import native
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
-    if collection_path.suffix == ".py" and _compiled(collection_path):
+    if collection_path.suffix == ".py" and native.compiled_beside(collection_path):
         return True
     return None
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:
-    app = Path(config.rootpath, "app")
-    compiled = sorted(str(p.relative_to(config.rootpath)) for p in app.rglob("*.py") if _compiled(p))
+    compiled = native.compiled_modules()
     if not compiled:
         return None
     return (

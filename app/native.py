@@ -53,6 +53,7 @@ MANIFEST_NAME = "_native.json"
 # mypyc's shared runtime for the group lands inside the package (app/_native__mypyc.*.so), so
 # copying app/ carries everything the compiled modules import.
 GROUP = "app._native"
+_RUNTIME_PREFIX = GROUP.rpartition(".")[2] + "__mypyc."
 
 MODULES: tuple[str, ...] = (
     "app/rooms/diff.py",
@@ -89,6 +90,16 @@ def compiled_files(package: Path = PACKAGE) -> list[Path]:
     return sorted(found)
 
 
+def compiled_modules(package: Path = PACKAGE) -> list[Path]:
+    """The compiled modules under the package: its extensions but mypyc's shared runtime."""
+    return [path for path in compiled_files(package) if not path.name.startswith(_RUNTIME_PREFIX)]
+
+
+def compiled_beside(source: Path) -> bool:
+    """Whether an extension this interpreter would import instead of ``source`` lies beside it."""
+    return any(source.with_name(source.stem + suffix).exists() for suffix in _EXTENSION_SUFFIXES)
+
+
 def write_manifest(package: Path, sources: Iterable[str]) -> None:
     """Record the hash of each compiled source (paths relative to the package's parent)."""
     root = package.parent
@@ -117,9 +128,8 @@ def stale_reasons(package: Path = PACKAGE) -> list[str]:
         elif source_digest(path) != digest:
             reasons.append(f"{source} has changed since it was compiled")
     built_stems = {(root / source).with_suffix("") for source in sources}
-    for extension in compiled:
-        stem = extension.with_name(extension.name.split(".", 1)[0])
-        if stem not in built_stems and not extension.name.startswith("_native__mypyc."):
+    for extension in compiled_modules(package):
+        if extension.with_name(extension.name.split(".", 1)[0]) not in built_stems:
             reasons.append(f"{extension.relative_to(root)} is not in {MANIFEST_NAME}")
     return reasons
 
