@@ -13,13 +13,14 @@ compiled).
 Not here, though just as hot: ``app/engines/step.py`` (compiled, its ``type(seat) is not int``
 check lets ``True`` through, because mypyc unboxes the declared ``int``) and Rummy's ``engine.py``
 (a test subclasses it, and its compiled methods then refuse the subclass's instances). The room and
-its table, inbox and clock, the connection, the endpoint and the event log were tried too: they
-compile and pass every test once the room and the log are left ordinary classes (a class decorator
-mypyc does not know does that: tests patch their instances, and rooms are weakly referenced) and
-two closures in methods become ``functools.partial`` (mypyc fails on them), but those eighteen
-modules measured 0.966 of pure Python's CPU per action against these eleven's 0.957 in the same
-hour (``bench.paired --rate 400``, three pairs each, 2026-12-07). Their time is in what they call
-(the event loop, the socket, the views), not in their own bytecode, so they stay pure.
+its table, inbox and clock, the connection, the endpoint and the event log were tried too. They
+compile and pass every test once the room and the log stay ordinary classes (any class decorator
+mypyc does not know does that: tests patch the log's methods on its instances, and rooms are weakly
+referenced) and the closures in their methods move out (``functools.partial``, a module-level
+function: mypyc fails on them). But those eighteen modules measured 0.966 of pure Python's CPU per
+action against these eleven's 0.957 in the same hour (``bench.paired --rate 400``, three pairs
+each, 2026-12-07): their time is in what they call (the event loop, the socket, the views), not in
+their own bytecode, so they stay pure.
 
 A compiled module sits beside its source (``diff.cpython-311-x86_64-linux-gnu.so`` next to
 ``diff.py``) and wins the import, so an edited source would silently not run. The build writes a
