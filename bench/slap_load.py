@@ -210,7 +210,11 @@ def check_database_url(url: str) -> None:
 
 
 def code_version() -> str:
-    """The git commit of the code under test, and whether app/ has uncommitted changes."""
+    """The git commit of the code under test, whether app/ has uncommitted changes, and its build."""
+    return f"{_git_version()}, {app_build()}"
+
+
+def _git_version() -> str:
     try:
         head = subprocess.run(
             ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
@@ -227,8 +231,8 @@ def code_version() -> str:
             check=True,
         ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
-        return f"unknown (no git), {app_build()}"
-    return f"git {head}" + (" + uncommitted changes in app/" if dirty else "") + f", {app_build()}"
+        return "unknown (no git)"
+    return f"git {head}" + (" + uncommitted changes in app/" if dirty else "")
 
 
 def app_build(root: Path = ROOT) -> str:

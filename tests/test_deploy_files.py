@@ -118,10 +118,15 @@ def dockerfile() -> list[Instruction]:
     return parse_dockerfile(DOCKERFILE.read_text())
 
 
-def final_stage(instructions: list[Instruction]) -> list[Instruction]:
+def stages(instructions: list[Instruction]) -> list[list[Instruction]]:
+    """The build's stages, each from its FROM up to the next."""
     starts = [i for i, ins in enumerate(instructions) if ins.keyword == "FROM"]
     assert starts, "no FROM instruction"
-    return instructions[starts[-1] :]
+    return [instructions[begin:end] for begin, end in itertools.pairwise([*starts, len(instructions)])]
+
+
+def final_stage(instructions: list[Instruction]) -> list[Instruction]:
+    return stages(instructions)[-1]
 
 
 def last(instructions: list[Instruction], keyword: str) -> Instruction:
@@ -194,11 +199,9 @@ def test_copies_what_the_server_needs(dockerfile: list[Instruction]) -> None:
 
 
 def stage_named(instructions: list[Instruction], name: str) -> list[Instruction]:
-    starts = [i for i, ins in enumerate(instructions) if ins.keyword == "FROM"] + [len(instructions)]
-    for begin, end in itertools.pairwise(starts):
-        words = [word.lower() for word in instructions[begin].words()]
-        if words[-2:] == ["as", name]:
-            return instructions[begin:end]
+    for stage in stages(instructions):
+        if [word.lower() for word in stage[0].words()][-2:] == ["as", name]:
+            return stage
     raise AssertionError(f"no stage named {name!r}")
 
 
@@ -559,18 +562,23 @@ def _pins(path: Path) -> dict[str, str]:
     """Package name (PEP 503 normalised) -> pinned version, with those of the locks it includes."""
     lines = [line.strip() for line in path.read_text(encoding="utf-8").splitlines()]
     pins: dict[str, str] = {}
+    for included in _included(path):
+        pins.update(_pins(included))
     for line in lines:
-        if line.startswith("-r "):
-            pins.update(_pins(path.parent / line.removeprefix("-r ").strip()))
-        elif line and not line.startswith("#"):
+        if line and not line.startswith(("#", "-r ")):
             name, version = line.split("==", 1)
             pins[_normal(name)] = version
     return pins
 
 
+def _included(path: Path) -> list[Path]:
+    """The locks ``path`` includes (its ``-r`` lines)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [path.parent / line.removeprefix("-r ").strip() for line in lines if line.startswith("-r ")]
+
+
 def _own_pins(path: Path) -> set[str]:
-    included = [line for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("-r ")]
-    inherited = {name for line in included for name in _pins(path.parent / line.removeprefix("-r ").strip())}
+    inherited = {name for included in _included(path) for name in _pins(included)}
     return set(_pins(path)) - inherited
 
 
