@@ -1,14 +1,17 @@
 """Which modules the image compiles with mypyc, and the guard that refuses a stale build.
 
-The modules below are on every action's path (the diff, the view helpers, frame building and
-writing, the event log's rows) or are the heaviest rules work there is (Rummy's meld checks, drafts,
-table and view). They are pure, strictly typed Python, so mypyc compiles them to C extensions
-without a change. ``bench.paired --rate 400`` measured the compiled server at 0.947-0.959 of the
-pure one's CPU per action (2026-12-07), and ``bench.diff_bench`` four seats' diffs of a played card
-at 57 against 164 µs. Compiling is optional: the Docker image does it in a builder stage and ``make
-native`` in a checkout; without it the same sources run as plain Python, which stays the reference
-(the README's test command runs the suite that way; CI then runs the rules and room tests again
-compiled).
+The modules below are on every action's path (the diff, the view helpers, reading a client's text
+frames, building and writing frames, the event log's rows) or are the heaviest rules work there is
+(Rummy's meld checks, drafts, table and view). They are pure, strictly typed Python, so mypyc
+compiles them to C extensions without a change. ``bench.paired`` measured the compiled server at
+0.947-0.959 of the pure one's CPU per action (``--rate 400``, 2026-12-07, the first eleven). The
+reading of text frames came later: pure, it measured 0.977 of the server before it, and with it
+compiled too the twelve measured 0.917 of that pure server (0.916-0.932, ``--rate 600``), so about
+0.94 of pure Python's CPU per action for the same sources. ``bench.diff_bench`` puts four seats'
+diffs of a played card at 57 against 164 µs. Compiling is optional: the Docker image does it in a
+builder stage and ``make native`` in a checkout; without it the same sources run as plain Python,
+which stays the reference (the README's test command runs the suite that way; CI then runs the
+rules and room tests again compiled).
 
 Not here, though just as hot: ``app/engines/step.py`` (compiled, its ``type(seat) is not int``
 check lets ``True`` through, because mypyc unboxes the declared ``int``) and Rummy's ``engine.py``
@@ -18,7 +21,7 @@ compile and pass every test once the room and the log stay ordinary classes (any
 mypyc does not know does that: tests patch the log's methods on its instances, and rooms are weakly
 referenced) and the closures in their methods move out (``functools.partial``, a module-level
 function: mypyc fails on them). But those eighteen modules measured 0.966 of pure Python's CPU per
-action against these eleven's 0.957 in the same hour (``bench.paired --rate 400``, three pairs
+action against the first eleven's 0.957 in the same hour (``bench.paired --rate 400``, three pairs
 each, 2026-12-07): their time is in what they call (the event loop, the socket, the views), not in
 their own bytecode, so they stay pure.
 
@@ -73,6 +76,7 @@ MODULES: tuple[str, ...] = (
     "app/engines/rummy/view.py",
     "app/realtime/frame_writer.py",
     "app/realtime/write_soon.py",
+    "app/realtime/text_frames.py",
     "app/db/event_rows.py",
 )
 

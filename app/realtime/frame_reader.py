@@ -29,6 +29,7 @@ from starlette.websockets import WebSocket
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from app.realtime import transport
+from app.realtime.text_frames import TextFrames
 
 Take = Callable[[Message], bool]
 """Handles one ASGI receive message; False once the connection reads no more. An exception it
@@ -78,6 +79,7 @@ class FrameReader:
         while not held.empty():
             self.put_nowait(held.get_nowait())
         del held  # not kept for the socket's life by this frame
+        TextFrames.install(protocol, self)
         if stopped and not self._paused:  # (a message that filled the backlog stopped it already)
             protocol.transport.resume_reading()
         loop = asyncio.get_running_loop()

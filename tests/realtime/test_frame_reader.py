@@ -64,10 +64,11 @@ class Taken:
 
 @contextlib.asynccontextmanager
 async def server(
-    handler: Handler, ws: str = "websockets-sansio", *, wrap: bool = False
+    handler: Handler, ws: str = "websockets-sansio", *, wrap: bool = False, ws_max_size: int = 1 << 20
 ) -> AsyncIterator[str]:
     """A real uvicorn server running ``handler`` for each socket (``wrap``: with a ``receive`` that is
-    not the protocol's own, as a middleware's would be); yields its URL."""
+    not the protocol's own, as a middleware's would be; ``ws_max_size``: its message size limit, as
+    the app's is); yields its URL."""
 
     async def app(scope: Scope, receive: Receive, send: Send) -> None:
         async def wrapped() -> Message:
@@ -79,7 +80,7 @@ async def server(
             await handler(socket_, frame_reader(socket_))
 
     listener = socket.create_server(("127.0.0.1", 0))
-    config = uvicorn.Config(app, log_level="warning", ws=ws, lifespan="off")
+    config = uvicorn.Config(app, log_level="warning", ws=ws, lifespan="off", ws_max_size=ws_max_size)
     uvicorn_server = uvicorn.Server(config)
     serving = asyncio.create_task(uvicorn_server.serve(sockets=[listener]))
     try:
