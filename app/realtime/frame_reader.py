@@ -15,6 +15,8 @@ and the task waits for the backlog to drain before taking them and reading on.
 
 Only under uvicorn's ``websockets-sansio`` protocol (its default) and with the app's ``receive``
 the protocol's own (nothing in between): anything else reads through ASGI, with the same ``take``.
+Once it runs, the client's whole text frames do not go through websockets' parser either: they are
+read off the socket by :mod:`app.realtime.text_frames`, which hands this reader the same message.
 """
 
 from __future__ import annotations
