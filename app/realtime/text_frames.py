@@ -32,10 +32,11 @@ _OPCODE = 0x0F
 _FIN = 0x80
 _RESERVED = 0x70
 _MASKED = 0x80
-_CONTROL_KEEPS_READING = frozenset({0x9, 0xA})
-"""Ping and pong: the parser answers or notes them, and frames after them can come here again."""
 _DATA = frozenset({0x0, 0x1, 0x2})
 """Continuation, text, binary: the parts of a message the parser puts together."""
+_KEEPS_READING = _DATA | {0x9, 0xA}
+"""The data opcodes, ping and pong (the parser answers or notes them): frames after these can
+come here again."""
 _AT_BOUNDARY = StreamReader.at_eof.__code__
 """Where websockets' parser waits between frames (mid-frame it waits in ``read_exact``)."""
 _LIMIT_WITHOUT_MAX = 1 << 20
@@ -80,11 +81,13 @@ class TextFrames:
 
     def __init__(self, protocol: WebSocketsSansIOProtocol, queue: Any) -> None:
         self._protocol = protocol
-        self._parse: Callable[[bytes], None] = type(protocol).data_received.__get__(protocol)
+        self._parse: Callable[[bytes | bytearray], None] = type(protocol).data_received.__get__(protocol)
         self._queue = queue
         limit = protocol.conn.max_message_size
         self._limit = _LIMIT_WITHOUT_MAX if limit is None else limit
-        self._held = b""
+        self._held = bytearray()
+        """A frame not all read yet: grown in place, read after read, so that a big frame sent in
+        tiny pieces costs each read its own bytes, not a copy of all before it."""
         self._on = True
 
     @classmethod
@@ -113,50 +116,53 @@ class TextFrames:
         if not self._on:
             self._parse(data)
             return
+        buffer: bytes | bytearray = data
         if self._held:
-            data = self._held + data
-            self._held = b""
-        end = len(data)
+            self._held += data
+            buffer, self._held = self._held, bytearray()
+        end = len(buffer)
         at = 0
         parsed = 0  # bytes before it have gone to the parser or the queue
         while at < end:
-            bounds = _header(data, at, end)
+            bounds = _header(buffer, at, end)
             if bounds is None:
                 break
             start, stop = bounds
-            first = data[at]
+            first = buffer[at]
             opcode = first & _OPCODE
             if (
                 stop - start > self._limit
-                or not data[at + 1] & _MASKED
+                or not buffer[at + 1] & _MASKED
                 or first & _RESERVED
                 or opcode not in _KEEPS_READING
                 or (opcode not in _DATA and not first & _FIN)
             ):
-                self._off(data, parsed)  # the parser refuses it, or it ends the reading
+                self._off(buffer, parsed)  # the parser refuses it, or it ends the reading
                 return
             if stop > end:
                 break
             if first == _TEXT_WHOLE:
                 if parsed < at:  # the parser first, so that it has seen every frame before this one
-                    self._parse(data[parsed:at])
+                    self._parse(buffer[parsed:at])
                     parsed = at
                 conn = self._protocol.conn
                 if conn.state is not State.OPEN or conn.current_size is not None:
-                    self._off(data, parsed)  # a frame the parser refuses, or a closing connection
+                    self._off(buffer, parsed)  # a frame the parser refuses, or a closing connection
                     return
                 try:
-                    text = apply_mask(data[start:stop], data[start - 4 : start]).decode()
+                    text = apply_mask(buffer[start:stop], buffer[start - 4 : start]).decode()
                 except UnicodeDecodeError:
-                    self._off(data, parsed)  # the protocol closes the connection for it
+                    self._off(buffer, parsed)  # the protocol closes the connection for it
                     return
                 parsed = stop
                 self._deliver(text)
             at = stop
         if parsed < at:
-            self._parse(data[parsed:at])
-        if at < end:
-            self._held = data[at:]
+            self._parse(buffer[parsed:at])
+        if at == 0 and isinstance(buffer, bytearray):
+            self._held = buffer  # still the one frame begun earlier: kept as it is, not copied
+        elif at < end:
+            self._held = bytearray(buffer[at:])
 
     def _deliver(self, text: str) -> None:
         protocol = self._protocol
@@ -164,11 +170,8 @@ class TextFrames:
             return  # as the protocol does: the app is past its close
         self._queue.put_nowait({"type": "websocket.receive", "text": text})
 
-    def _off(self, data: bytes, parsed: int) -> None:
+    def _off(self, data: bytes | bytearray, parsed: int) -> None:
         """From here on, every byte goes to the parser."""
         self._on = False
-        self._held = b""
+        self._held = bytearray()
         self._parse(data[parsed:])
-
-
-_KEEPS_READING = _DATA | _CONTROL_KEEPS_READING
