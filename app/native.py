@@ -8,10 +8,13 @@ compiles them to C extensions without a change. ``bench.paired`` measured the co
 reading of text frames came later: pure, it measured 0.977 of the server before it, and with it
 compiled too the twelve measured 0.917 of that pure server (0.916-0.932, ``--rate 600``), so about
 0.94 of pure Python's CPU per action for the same sources. ``bench.diff_bench`` puts four seats'
-diffs of a played card at 57 against 164 µs. Compiling is optional: the Docker image does it in a
-builder stage and ``make native`` in a checkout; without it the same sources run as plain Python,
-which stays the reference (the README's test command runs the suite that way; CI then runs the
-rules and room tests again compiled).
+diffs of a played card at 57 against 164 µs. The server never applies a patch on that path, but
+``app/rooms/patch.py`` is here too: ``bench.fanout``'s load generator applies each of its 1,000
+clients' patches, 8,000 a second at 2,000 actions/s, and pure, that took it to 94-95 % of its core,
+where its own lateness (send lag p99 180-200 ms) swamped the server's; compiled, 81 % and 47 ms.
+Compiling is optional: the Docker image does it in a builder stage and ``make native`` in a
+checkout; without it the same sources run as plain Python, which stays the reference (the README's
+test command runs the suite that way; CI then runs the rules and room tests again compiled).
 
 Not here, though just as hot: ``app/engines/step.py`` (compiled, its ``type(seat) is not int``
 check lets ``True`` through, because mypyc unboxes the declared ``int``) and Rummy's ``engine.py``
@@ -69,6 +72,7 @@ MODULES: tuple[str, ...] = (
     "app/rooms/diff.py",
     "app/rooms/frames.py",
     "app/rooms/audience.py",
+    "app/rooms/patch.py",
     "app/engines/view_parts.py",
     "app/engines/rummy/melds.py",
     "app/engines/rummy/draft.py",

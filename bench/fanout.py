@@ -45,7 +45,7 @@ import tempfile
 import time
 from abc import ABC, abstractmethod
 from collections import Counter, deque
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -383,6 +383,34 @@ async def send_step(table: Table, intended: int, stats: RateStats | None) -> Non
         await table.links[table.actor].ws.send(frame)
 
 
+async def pace(
+    send_times: Iterator[float],
+    end: float,
+    send: Callable[[int, int], Awaitable[None]],
+    clock: Callable[[], int] = time.perf_counter_ns,
+) -> None:
+    """Send step ``j`` (0, 1, ...) at the ``j``-th of ``send_times`` (``clock`` ns), until ``end``.
+
+    Every step due by the time the loop comes back here leaves before it yields again. Sending a
+    fixed few per turn of the loop falls behind for good, and the whole run with it, once the
+    readers' turns outlast those few gaps between sends: at 2,000 actions/s, eight sends a turn
+    cannot keep up with turns longer than 4 ms.
+    """
+    j = 0
+    intended = next(send_times)
+    while intended < end:
+        now = clock()
+        if intended > now:
+            await asyncio.sleep((intended - now) / 1e9)
+        else:
+            await asyncio.sleep(0)  # behind schedule: still let the readers take their frames
+        now = clock()
+        while intended <= now and intended < end:
+            await send(j, int(intended))
+            j += 1
+            intended = next(send_times)
+
+
 # --------------------------------------------------------------------------- setting a server up
 
 
@@ -542,22 +570,16 @@ async def run_rate(
             stats.gc_passes = round(gc1[0] - gc0[0])
             stats.gc_pause_s = gc1[1] - gc0[1]
 
-    async def pace() -> None:
+    def send_times() -> Iterator[float]:
         intended = float(begin)
-        n = len(tables)
-        j = 0
-        while intended < stats.end:
-            now = time.perf_counter_ns()
-            if intended > now:
-                await asyncio.sleep((intended - now) / 1e9)
-            elif j % 8 == 0:
-                await asyncio.sleep(0)  # behind schedule: still let the readers take their frames
-            due = int(intended)
-            await send_step(tables[j % n], due, stats if stats.holds(due) else None)
-            j += 1
+        while True:
+            yield intended
             intended += rng.expovariate(1.0) * gap_ns if args.schedule == "poisson" else gap_ns
 
-    await asyncio.gather(asyncio.to_thread(meter), pace())
+    async def send(j: int, due: int) -> None:
+        await send_step(tables[j % len(tables)], due, stats if stats.holds(due) else None)
+
+    await asyncio.gather(asyncio.to_thread(meter), pace(send_times(), stats.end, send))
     grace_end = time.perf_counter_ns() + int(args.grace * 1e9)
     while time.perf_counter_ns() < grace_end and any(t.pending for t in tables):
         await asyncio.sleep(0.02)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 from typing import Any
 
 import pytest
 
-from bench.fanout import GRAY_CARDS, gray, gray_step, merged_rates
+from bench.fanout import GRAY_CARDS, gray, gray_step, merged_rates, pace
 from tests.bench.runs import bench_json
 
 
@@ -20,6 +22,40 @@ def test_each_step_names_itself_by_the_cards_in_the_draft() -> None:
     assert all(gray_step(m) == k for k, m in enumerate(masks))
     # One step moves one card: consecutive states differ in exactly that card.
     assert all(bin(masks[k] ^ masks[k - 1]).count("1") == 1 for k in range(1, len(masks)))
+
+
+def test_steps_fallen_behind_all_leave_before_the_readers_run_again() -> None:
+    """Open loop: however long the readers' turns of the loop took, every step already due is
+    sent at once (a few per turn would fall further behind with every turn)."""
+    events: list[str] = []
+
+    async def readers() -> None:
+        for _ in range(50):
+            events.append("read")
+            await asyncio.sleep(0)
+
+    async def send(j: int, due: int) -> None:
+        events.append(f"send {j} at {due}")
+
+    async def run() -> None:
+        # 20 steps due 1 ns apart, all already past on the clock, which then stands still.
+        await asyncio.gather(readers(), pace(itertools.count(0), 20, send, clock=lambda: 1_000))
+
+    asyncio.run(run())
+    sends = [i for i, event in enumerate(events) if event.startswith("send")]
+    assert [events[i] for i in sends] == [f"send {j} at {j}" for j in range(20)]
+    assert sends == list(range(sends[0], sends[0] + 20))  # no reader turn in between
+
+
+def test_steps_leave_at_their_times_and_none_at_or_after_the_end() -> None:
+    sent: list[int] = []
+    now = iter(range(0, 10_000, 10))  # the clock moves 10 ns a reading
+
+    async def send(j: int, due: int) -> None:
+        sent.append(due)
+
+    asyncio.run(pace(iter([0, 5, 5, 40, 99, 100, 120]), 100, send, clock=lambda: next(now)))
+    assert sent == [0, 5, 5, 40, 99]
 
 
 @pytest.fixture(scope="module")
