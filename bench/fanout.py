@@ -241,6 +241,8 @@ class Link(ABC):
         self.table, self.seat, self.ws = table, seat, ws
         self.task: asyncio.Task[None] | None = None
         self.closed_early = False
+        self.close_code: int | None = None
+        """The close code of the connection once it ended (None: no close frame, or not ended)."""
         self.stopping = False
 
     def start(self) -> None:
@@ -255,6 +257,7 @@ class Link(ABC):
                     stats = None
                 await self.on_message(text, t, stats)
         self.closed_early = not self.stopping
+        self.close_code = self.ws.close_code
 
     @abstractmethod
     async def on_message(self, text: str | bytes, t: int, stats: RateStats | None) -> None:

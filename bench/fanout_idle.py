@@ -23,6 +23,7 @@ import os
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -83,6 +84,8 @@ class Result:
     machine_busy_s: float = 0.0
     pings: int = 0
     closed_early: int = 0
+    closed_early_codes: dict[str, int] = field(default_factory=dict)
+    """How many of those the server closed with each close code ("none": without a close frame)."""
 
 
 def gone(link: BordetLink) -> bool:
@@ -129,6 +132,8 @@ async def idle(args: Args, server: ServerProcess, result: Result) -> None:
     finally:
         await asyncio.gather(*(link.close() for link in links), return_exceptions=True)
         result.closed_early = sum(link.closed_early for link in links)
+        codes = Counter(str(link.close_code or "none") for link in links if link.closed_early)
+        result.closed_early_codes = dict(sorted(codes.items()))
 
 
 def run(args: Args) -> Result:
@@ -181,6 +186,7 @@ def figures(r: Result) -> dict[str, Any]:
             0.0, 100 * (r.machine_busy_s - r.server_cpu_s - r.client_cpu_s) / secs
         ),
         "connections_closed_early": r.closed_early,
+        "connections_closed_early_codes": r.closed_early_codes,
         "notes": r.notes,
     }
 
@@ -205,7 +211,8 @@ def render(f: dict[str, Any]) -> str:
             f"  pings answered        {f['pings_per_s']:.0f}/s",
             f"  load generator CPU    {f['client_cpu_pct']:.1f} % "
             f"(other processes {f['other_processes_cpu_pct']:.0f} %)",
-            f"  closed early          {f['connections_closed_early']}",
+            f"  closed early          {f['connections_closed_early']}"
+            + "".join(f", {n} with {code}" for code, n in f["connections_closed_early_codes"].items()),
         ]
     )
 
