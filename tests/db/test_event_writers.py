@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import sqlite3
 import threading
+from collections.abc import AsyncIterator
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -95,24 +98,40 @@ async def test_a_constraint_error_carries_the_drivers_own_error(store: Store, ev
     assert isinstance(refused.value.orig, sqlite3.IntegrityError | asyncpg.UniqueViolationError)
 
 
-async def test_a_batch_is_one_hand_off_to_the_sqlite_thread(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'handoff.db'}"
+@contextlib.asynccontextmanager
+async def _sqlite_log(path: Path) -> AsyncIterator[tuple[Store, EventLog, SqliteWriter]]:
+    """A migrated SQLite file, its store and a started event log with its SQLite writer."""
+    url = f"sqlite+aiosqlite:///{path}"
     await migrate(url)
     store = Store(url)
     log = EventLog(store)
     await log.start()
     try:
+        assert isinstance(log.writer, SqliteWriter)
+        yield store, log, log.writer
+    finally:
+        await log.stop()
+        await store.close()
+
+
+async def test_a_batch_is_one_hand_off_to_the_sqlite_thread(tmp_path: Path) -> None:
+    async with _sqlite_log(tmp_path / "handoff.db") as (store, log, writer):
         games = await _games(store, 5)
         await asyncio.gather(*(log.append(g, [_move(seq)]) for seq in range(1, 11) for g in games))
-        writer = log.writer
-        assert isinstance(writer, SqliteWriter)
         assert log.appends == 50
         assert log.batches <= 3  # all queued before the writer ran: a handful of batches
         # One job to the thread and one wake-up of the loop per batch, not per append.
         assert writer.handoffs == writer.wakeups == writer.transactions == log.batches
-    finally:
-        await log.stop()
-        await store.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_BATCH"), reason="SCHED_BATCH is Linux's")
+async def test_the_sqlite_thread_does_not_preempt_the_event_loop(tmp_path: Path) -> None:
+    async with _sqlite_log(tmp_path / "batch.db") as (store, log, writer):
+        (game,) = await _games(store, 1)
+        await log.append(game, [_move(1)])
+        assert writer.thread is not None and writer.thread.native_id is not None
+        assert os.sched_getscheduler(writer.thread.native_id) == os.SCHED_BATCH
+        assert os.sched_getscheduler(threading.get_native_id()) == os.SCHED_OTHER  # the loop's own
 
 
 def _missing_sqlite(tmp_path: Path) -> str:
