@@ -212,6 +212,8 @@ class Table:
         self.pending: deque[Step] = deque()
         self.stats: RateStats | None = None
         """The rate being run: frames, rejects and errors count there while its window is open."""
+        self.refused_hellos = 0
+        """Hellos of this table's seats the server refused while it was being set up (tried again)."""
 
     def observe(self, seat: int, marker: int, t: int) -> None:
         """Seat ``seat`` received at ``t`` a frame holding every step up to ``marker``."""
@@ -441,8 +443,7 @@ async def bordet_tables(base: str, count: int, concurrency: int, start: bool = T
 
         async def join(table: Table, seat: int, code: str, token: str) -> None:
             nonlocal joined
-            ws = await open_ws(f"{ws_base}/ws/rooms/{code}")
-            await ws.send(orjson.dumps({"type": "hello", "token": token}).decode())
+            ws = await hello(f"{ws_base}/ws/rooms/{code}", token, table)
             link = BordetLink(table, seat, ws)
             table.links[seat] = link
             link.start()
@@ -465,6 +466,27 @@ async def bordet_tables(base: str, count: int, concurrency: int, start: bool = T
         return tables
     finally:
         await lobby.aclose()
+
+
+HELLO_TRIES = 6
+"""Hellos a seat sends before its setup fails: the server refuses one (close 1011) while a burst of
+them keeps its database busy, and the browser client then tries again, backing off."""
+
+
+async def hello(url: str, token: str, table: Table) -> ClientConnection:
+    """A connection whose hello the server welcomed; a refused one is tried again after 0.5, 1, 2...
+    seconds, with the browser client's "equal jitter" (static/js/connection.js)."""
+    for attempt in range(HELLO_TRIES):
+        ws = await open_ws(url)
+        await ws.send(orjson.dumps({"type": "hello", "token": token}).decode())
+        with contextlib.suppress(ConnectionClosed):
+            if orjson.loads(await ws.recv())["type"] == "welcome":
+                return ws
+        await ws.close()
+        table.refused_hellos += 1
+        base = min(10.0, 0.5 * 2**attempt)
+        await asyncio.sleep(base / 2 + random.random() * base / 2)
+    raise RuntimeError(f"the server refused {HELLO_TRIES} hellos in a row at {url}")
 
 
 def bordet_ready(table: Table) -> bool:

@@ -108,7 +108,9 @@ async def idle(args: Args, server: ServerProcess, result: Result) -> None:
         await wait_for(
             lambda: all(link.view is not None or gone(link) for link in links), "snapshots", 300, server.alive
         )
-        result.notes.append(f"setup: {len(links)} connections open in {time.monotonic() - t0:.1f} s")
+        refused = sum(table.refused_hellos for table in tables)
+        again = f" ({refused} hellos refused with 1011 and sent again, as a browser does)" if refused else ""
+        result.notes.append(f"setup: {len(links)} connections open in {time.monotonic() - t0:.1f} s{again}")
         say(f"idle: connected; settling {args.settle:g} s, then measuring {args.seconds:g} s")
         await asyncio.sleep(args.settle)
         result.rss_connected_mb = proc_rss_mb(server.pid)

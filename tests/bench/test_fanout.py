@@ -6,9 +6,11 @@ import asyncio
 import itertools
 from typing import Any
 
+import orjson
 import pytest
+from websockets.asyncio.server import ServerConnection, serve
 
-from bench.fanout import GRAY_CARDS, gray, gray_step, merged_rates, pace
+from bench.fanout import GRAY_CARDS, Table, gray, gray_step, hello, merged_rates, pace
 from tests.bench.runs import bench_json
 
 
@@ -56,6 +58,32 @@ def test_steps_leave_at_their_times_and_none_at_or_after_the_end() -> None:
 
     asyncio.run(pace(iter([0, 5, 5, 40, 99, 100, 120]), 100, send, clock=lambda: next(now)))
     assert sent == [0, 5, 5, 40, 99]
+
+
+def test_a_refused_hello_is_sent_again_as_the_browser_does() -> None:
+    """A server too busy for a hello answers SERVER_ERROR and closes with 1011; the seat backs off
+    and says hello again, and the setup counts the refusal."""
+    hellos: list[str] = []
+
+    async def handler(ws: ServerConnection) -> None:
+        hellos.append(orjson.loads(await ws.recv())["token"])
+        if len(hellos) == 1:
+            await ws.send('{"type":"error","code":"SERVER_ERROR","message":"busy"}')
+            await ws.close(1011, "busy")
+        else:
+            await ws.send('{"type":"welcome"}')
+            await ws.wait_closed()
+
+    async def run() -> int:
+        table = Table(0)
+        async with serve(handler, "127.0.0.1", 0) as server:
+            port = server.sockets[0].getsockname()[1]
+            ws = await hello(f"ws://127.0.0.1:{port}/ws/rooms/ABCD", "seat-token", table)
+            await ws.close()
+        return table.refused_hellos
+
+    assert asyncio.run(run()) == 1
+    assert hellos == ["seat-token", "seat-token"]
 
 
 @pytest.fixture(scope="module")
