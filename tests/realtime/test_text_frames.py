@@ -85,6 +85,21 @@ async def client(
     return protocol, reader, writer
 
 
+Connected = tuple[ClientProtocol, asyncio.StreamReader, asyncio.StreamWriter, Received]
+
+
+@contextlib.asynccontextmanager
+async def connected(*, ws_max_size: int = 1 << 20) -> AsyncIterator[Connected]:
+    """A :func:`reading` server and a :func:`client` past its hello; the client's socket is closed
+    at the end."""
+    async with reading(ws_max_size=ws_max_size) as (url, received):
+        protocol, reader, writer = await client(url, received)
+        try:
+            yield protocol, reader, writer, received
+        finally:
+            writer.close()
+
+
 def send(protocol: ClientProtocol, writer: asyncio.StreamWriter) -> None:
     """Write what the client's protocol has framed so far, in one write."""
     writer.write(b"".join(protocol.data_to_send()))
@@ -118,20 +133,17 @@ async def written_in_pieces(writer: asyncio.StreamWriter, data: bytes, sizes: li
 
 async def test_text_frames_cut_anywhere_arrive_whole_and_in_order() -> None:
     long_texts = ["é" * 150, "x" * 70_000]  # 16-bit and 64-bit payload lengths
-    async with reading() as (url, received):
-        protocol, _, writer = await client(url, received)
+    async with connected() as (protocol, _, writer, received):
         data = frames(protocol, "ä", "kort", *long_texts, "slut")
         await written_in_pieces(writer, data[:400], [1, 2, 3, 5, 7])
         await written_in_pieces(writer, data[400:], [1, 9000, 13, 4096])
         await received.count(6)
         assert received.texts() == ["ä", "kort", *long_texts, "slut"]
         assert received.splitter is not None
-        writer.close()
 
 
 async def test_a_ping_is_answered_by_the_parser_and_text_after_it_still_comes_straight() -> None:
-    async with reading() as (url, received):
-        protocol, reader, writer = await client(url, received)
+    async with connected() as (protocol, reader, writer, received):
         protocol.send_text(b"before")
         protocol.send_ping(b"are you there")
         protocol.send_text(b"after")
@@ -146,12 +158,10 @@ async def test_a_ping_is_answered_by_the_parser_and_text_after_it_still_comes_st
         assert received.texts() == ["before", "after"]
         splitter = received.splitter
         assert splitter is not None and splitter.reading
-        writer.close()
 
 
 async def test_a_fragmented_message_is_put_together_by_the_parser_and_reading_goes_on() -> None:
-    async with reading() as (url, received):
-        protocol, _, writer = await client(url, received)
+    async with connected() as (protocol, _, writer, received):
         protocol.send_text(b"frag", fin=False)
         protocol.send_ping(b"between the parts")
         protocol.send_continuation(b"ment", fin=True)
@@ -161,61 +171,50 @@ async def test_a_fragmented_message_is_put_together_by_the_parser_and_reading_go
         assert received.texts() == ["fragment", "next"]
         splitter = received.splitter
         assert splitter is not None and splitter.reading
-        writer.close()
 
 
 async def test_a_binary_frame_reaches_the_reader_as_bytes() -> None:
-    async with reading() as (url, received):
-        protocol, _, writer = await client(url, received)
+    async with connected() as (protocol, _, writer, received):
         protocol.send_binary(b"\x00\x01")
         protocol.send_text(b"then text")
         send(protocol, writer)
         assert await received.count(3) == [("hello", "hello"), ("bytes", b"\x00\x01"), ("text", "then text")]
-        writer.close()
 
 
 async def test_text_that_is_not_utf8_closes_the_connection_with_1007() -> None:
-    async with reading() as (url, received):
-        protocol, reader, writer = await client(url, received)
+    async with connected() as (protocol, reader, writer, received):
         protocol.send_text(b"fine")
         protocol.send_text(b"\xff\xfe not text")
         protocol.send_text(b"never read")
         send(protocol, writer)
         assert await close_code(protocol, reader) == 1007
         assert received.texts() == ["fine"]
-        writer.close()
 
 
 async def test_a_frame_above_the_size_limit_closes_the_connection_with_1009() -> None:
-    async with reading(ws_max_size=1024) as (url, received):
-        protocol, reader, writer = await client(url, received)
+    async with connected(ws_max_size=1024) as (protocol, reader, writer, received):
         protocol.send_text(b"small")
         protocol.send_text(b"y" * 1025)
         writer.write(b"".join(protocol.data_to_send())[:-500])  # refused on its header alone
         assert await close_code(protocol, reader) == 1009
         assert received.texts() == ["small"]
-        writer.close()
 
 
 async def test_an_unmasked_frame_closes_the_connection_with_1002() -> None:
-    async with reading() as (url, received):
-        protocol, reader, writer = await client(url, received)
+    async with connected() as (protocol, reader, writer, received):
         writer.write(frames(protocol, "masked"))
         writer.write(bytes([0x81, 0x02]) + b"hi")
         assert await close_code(protocol, reader) == 1002
         assert received.texts() == ["masked"]
-        writer.close()
 
 
 async def test_the_clients_close_ends_the_reading_with_its_code() -> None:
-    async with reading() as (url, received):
-        protocol, reader, writer = await client(url, received)
+    async with connected() as (protocol, reader, writer, received):
         writer.write(frames(protocol, "last words"))
         protocol.send_close(4001, "bye")
         send(protocol, writer)
         assert await received.count(3) == [("hello", "hello"), ("text", "last words"), ("disconnect", 4001)]
         assert await close_code(protocol, reader) == 4001
-        writer.close()
 
 
 async def test_a_frame_half_read_before_the_reader_starts_keeps_the_splitter_out() -> None:
