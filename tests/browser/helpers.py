@@ -24,7 +24,10 @@ PHONE: dict[str, Any] = {
     "has_touch": True,
     "device_scale_factor": 2,
 }
-WAIT_MS = 10_000
+WAIT_MS = 30_000
+"""How long a page may take to show what a test waits for. A wait returns as soon as it holds, so this
+only bounds a failure. 10 s failed a Leekha table's twelfth card once, on a machine running the
+whole suite at 1.6-2.3 times its usual time (2026-12-07), and passed in 20 s in the run before."""
 # What a table shows, but for its countdowns: a deadline that fired changes it.
 SHOWN_JS = "() => [...document.querySelectorAll('.felt, .log-list')].map((e) => e.textContent).join('|')"
 
