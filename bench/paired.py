@@ -14,11 +14,14 @@ of a shared core, not of one server alone (``bench.fanout`` gives those).
 
 ``--base-python`` runs the base (its load generator and its server) with another interpreter, a
 virtual environment with ``requirements-dev.lock`` installed: with ``--base HEAD`` that compares
-one interpreter with another on the same code.
+one interpreter with another on the same code. ``--compiled`` builds the base's hot modules with mypyc
+too (``tools/native.py build`` in its worktree), for when this checkout runs compiled (``make native``):
+a change to what is compiled, or to those modules, then shows as the image would run it.
 
     .venv/bin/python -m bench.paired --base HEAD~1           # 3 pairs at 700 actions/s each
     .venv/bin/python -m bench.paired --base main --runs 5 --rate 500
     .venv/bin/python -m bench.paired --base HEAD --base-python ../venv-3.12/bin/python
+    make native && .venv/bin/python -m bench.paired --base HEAD --compiled --rate 600
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ class Args:
     warmup: float
     seconds: float
     as_json: bool
+    compiled: bool = False
 
 
 def git(*args: str, cwd: Path = ROOT) -> str:
@@ -87,6 +91,22 @@ def worktree(ref: str) -> Iterator[Path]:
             yield path
         finally:
             git("worktree", "remove", "--force", str(path))
+
+
+def compile_checkout(checkout: Path, python: str) -> None:
+    """Build ``checkout``'s hot modules with mypyc in place, with its own build tool."""
+    done = subprocess.run(
+        [python, "tools/native.py", "build"],
+        cwd=checkout,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(
+            f"compiling the base failed ({done.returncode}):\n{(done.stderr or done.stdout)[-3000:]}"
+        )
 
 
 def fanout(checkout: Path, args: Args, python: str = sys.executable) -> subprocess.Popen[str]:
@@ -144,7 +164,9 @@ def run(args: Args) -> dict[str, Any]:
     dirty = bool(git("status", "--porcelain", "--untracked-files=no"))
     pythons = platform.python_version(), python_version(args.base_python)
     with worktree(args.base) as base:
-        base_build = app_build(base)  # a fresh worktree: pure Python, whatever this checkout runs
+        if args.compiled:
+            compile_checkout(base, args.base_python)
+        base_build = app_build(base)  # a fresh worktree is pure Python, whatever this checkout runs
         pairs = [pair(base, args) for _ in range(args.runs)]
     ratios = [p["cpu_ratio"] for p in pairs if p["cpu_ratio"] is not None]
     return {
@@ -204,14 +226,23 @@ def parse_args(argv: list[str]) -> Args:
     parser.add_argument("--warmup", type=bounded(float, 0, 30), default=3.0)
     parser.add_argument("--seconds", type=bounded(float, 0.5, 60), default=15.0, help="measured per run")
     parser.add_argument("--json", dest="as_json", action="store_true", help="the figures as JSON")
+    parser.add_argument(
+        "--compiled",
+        action="store_true",
+        help="compile the base's hot modules too (this checkout: make native)",
+    )
     ns = parser.parse_args(argv)
+    if ns.compiled and app_build() == "pure Python":
+        parser.error("--compiled compares compiled code: run `make native` in this checkout first")
     if ns.connections % SEATS:
         parser.error(f"--connections must be a multiple of {SEATS}")
     if not os.access(ns.base_python, os.X_OK) or os.path.isdir(ns.base_python):
         parser.error(f"--base-python {ns.base_python}: not an interpreter that can be run")
     # Absolute, as the base runs in its own worktree; not resolved, which would leave a venv's symlink.
     python = os.path.abspath(ns.base_python)
-    return Args(ns.base, python, ns.rate, ns.runs, ns.connections, ns.warmup, ns.seconds, ns.as_json)
+    return Args(
+        ns.base, python, ns.rate, ns.runs, ns.connections, ns.warmup, ns.seconds, ns.as_json, ns.compiled
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,10 +17,10 @@ the writer is a task only while a write waits: an idle connection holds no task,
 future of its own, only its ping timer (pings follow :mod:`app.realtime.ping_schedule`;
 the room says whether a race may be judged with this connection, :meth:`Connection.set_racing`).
 
-The writer notes the room-clock time each numbered state frame was handed to the socket, so a
-reaction race knows when this player was actually sent its stimulus
-(:meth:`Connection.written_at`). The connection also keeps its clock sync, and the round trip
-its client cannot delay where the server has one (:mod:`app.realtime.round_trip`).
+While a race may be judged with the connection, the writer notes the room-clock time each numbered
+state frame was handed to the socket, so a reaction race knows when this player was actually sent
+its stimulus (:meth:`Connection.written_at`). The connection also keeps its clock sync, and the
+round trip its client cannot delay where the server has one (:mod:`app.realtime.round_trip`).
 """
 
 from __future__ import annotations
@@ -215,7 +215,8 @@ class Connection:
             self._plan_ping(asyncio.get_running_loop().time())
 
     def written_at(self, seq: int) -> int | None:
-        """Room time the first state frame numbered ``seq`` or later was written to the socket.
+        """Room time the first state frame numbered ``seq`` or later was written to the socket, while
+        the connection is racing (:meth:`set_racing`): no other connection's times are kept.
 
         (Later, because frame ``seq`` may have been dropped by an overflow and its
         content reached the client in the reset snapshot that replaced it.)
@@ -423,7 +424,9 @@ class Connection:
         return text, seq
 
     def _note_written(self, seq: int | None) -> None:
-        if seq is not None:
+        # Only a racing connection's write times are ever read (a race judged with its link); a
+        # connection becomes one with the snapshot it is sent (Viewer.send_snapshot), before it.
+        if seq is not None and self._racing:
             self._written_seqs.append(seq)
             self._written_at.append(self._now())
             if len(self._written_seqs) >= 2 * _WRITTEN:

@@ -10,7 +10,8 @@ from shlex import quote
 
 import pytest
 
-from bench.paired import parse_args
+from bench.paired import compile_checkout, parse_args
+from bench.slap_load import app_build
 from tests.bench.runs import ROOT, bench_json
 
 
@@ -68,3 +69,18 @@ def test_a_revision_git_does_not_know_is_refused_before_any_run() -> None:
     )
     assert done.returncode != 0
     assert "no-such-revision-anywhere" in done.stderr
+
+
+def test_compiled_pairs_need_this_checkout_compiled_too() -> None:
+    if app_build() == "pure Python":
+        with pytest.raises(SystemExit):
+            parse_args(["--compiled"])
+    else:  # make native was run here: the base is then compiled as well
+        assert parse_args(["--compiled"]).compiled
+
+
+def test_a_base_that_does_not_compile_is_refused_with_the_builds_own_words(tmp_path: Path) -> None:
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "native.py").write_text("import sys\nsys.exit('mypyc: app/diff.py: error')\n")
+    with pytest.raises(SystemExit, match=r"(?s)compiling the base failed.*app/diff.py: error"):
+        compile_checkout(tmp_path, sys.executable)

@@ -154,6 +154,7 @@ async def test_what_a_turn_queues_on_a_connection_leaves_in_one_write() -> None:
         protocol.transport = counted[0]
         conn = Connection(ws, "p1", lambda: 7, room_code="ROOM", backlog_bytes=64 * 1024, write_timeout_s=5.0)
         conn.start()
+        conn.set_racing(True)  # (its write times are kept)
         conns.append(conn)
         # One turn: an ack and two state frames.
         conn.send_json({"type": "ack", "id": "a1", "seq": 1})
