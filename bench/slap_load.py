@@ -237,7 +237,7 @@ def _git_version() -> str:
 
 def app_build(root: Path = ROOT) -> str:
     """Whether the checkout at ``root`` runs its hot modules compiled (``make native``) or as plain
-    Python: the two differ by about 6 % of the server's CPU per action.
+    Python: the two differ by about 7 % of the server's CPU per action.
 
     >>> app_build(Path("/nonexistent"))
     'pure Python'
