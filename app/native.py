@@ -15,6 +15,7 @@ where its own lateness (send lag p99 180-200 ms) swamped the server's; compiled,
 The bounds check of every action a client sends (``app/validation.py``) and the parsing of Rummy's
 actions came last: ``bench.paired --compiled`` put the fifteen at 0.993 of the thirteen's CPU per
 action (``--rate 600``, five pairs, 2026-12-07).
+
 Compiling is optional: the Docker image does it in a builder stage and ``make native`` in a
 checkout; without it the same sources run as plain Python, which stays the reference (the README's
 test command runs the suite that way; CI then runs the rules and room tests again compiled).

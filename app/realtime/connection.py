@@ -206,11 +206,15 @@ class Connection:
 
     def set_racing(self, racing: bool) -> None:
         """Whether a reaction race may be judged with this connection's link (the room decides).
-        Becoming one pings at once, then from the short interval: the estimate may be old."""
+        Becoming one pings at once, then from the short interval: the estimate may be old. No longer
+        one, it forgets the write times it kept (only races read them)."""
         if racing == self._racing:
             return
         self._racing = racing
-        if racing and self._schedule is not None:
+        if not racing:
+            self._written_seqs.clear()
+            self._written_at.clear()
+        elif self._schedule is not None:
             self._ping_gap = self._schedule.short_s
             self._plan_ping(asyncio.get_running_loop().time())
 
