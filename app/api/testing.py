@@ -56,6 +56,7 @@ async def advance_clock(body: Advance, services: ServicesDep) -> ClockOut:
 class RoomClockOut(BaseModel):
     room_now: int = Field(description="The room clock now.")
     durable: int | None = Field(description="The latest room-clock time the database holds for its game.")
+    playing: bool = Field(description="Whether its game is running (a finished game's log holds its end).")
 
 
 @router.get("/rooms/{code}/clock", response_model=RoomClockOut)
@@ -63,4 +64,6 @@ async def room_clock(code: str, services: ServicesDep) -> RoomClockOut:
     """Where the room clock stands and how far of it is durable (crash tests wait for a checkpoint)."""
     room = await services.rooms.require(code)
     game = await services.store.latest_game(room.code)
-    return RoomClockOut(room_now=room.now(), durable=None if game is None else game.clock_at)
+    return RoomClockOut(
+        room_now=room.now(), durable=None if game is None else game.clock_at, playing=room.status == "playing"
+    )

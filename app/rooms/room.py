@@ -297,14 +297,15 @@ class Room:
         if member is None or not member.seated:
             self.reject(peer, client_id, "NOT_SEATED", "Only seated players can act; you are watching.")
             return
-        if game is None or self.status != "playing":
-            self.reject(peer, client_id, "NO_GAME", "No game is running in this room.")
-            return
         assert member.seat is not None
         seat = member.seat
-        if game.was_applied(seat, client_id):
-            # Answered once the original's effect frame has gone out (this turn's broadcast at the latest).
+        if game is not None and game.was_applied(seat, client_id):
+            # Answered once the original's effect frame has gone out (this turn's broadcast at the
+            # latest). Also once the game is over: the retry of an acked action is still that action.
             self.answers.ack(viewer, client_id, duplicate=True)
+            return
+        if game is None or self.status != "playing":
+            self.reject(peer, client_id, "NO_GAME", "No game is running in this room.")
             return
         try:
             move = Move(seat, item.action, item.at, peer.rtt, self._timing(seat, viewer))

@@ -132,6 +132,21 @@ async def test_the_host_ends_a_game_over_the_socket_and_nobody_else_can(
     assert late["type"] == "reject" and late["code"] == "NO_GAME"
 
 
+async def test_a_retry_of_an_action_acked_before_the_game_ended_is_acked_again_as_a_duplicate(
+    server: ServerProcess, api: Api
+) -> None:
+    code, (ana, bo) = await slap_table(server, api, ("Ana", "Bo"))
+    host = await Client(server.ws, code, ana["token"]).open()
+    starter = await Client(server.ws, code, bo["token"]).open()
+    first = await starter.act({"type": "nu"}, action_id="nu-1")
+    assert first["type"] == "ack" and not first.get("duplicate")
+    assert (await host.admin("end_game"))["type"] == "ack"
+    again = await starter.act({"type": "nu"}, action_id="nu-1")
+    assert again["type"] == "ack" and again["duplicate"] is True and again["code"] == "DUPLICATE_ACTION"
+    new = await starter.act({"type": "nu"}, action_id="nu-2")
+    assert new["type"] == "reject" and new["code"] == "NO_GAME"
+
+
 async def test_the_host_removes_a_player_who_left_and_a_stand_in_plays_the_seat_on(
     server: ServerProcess, api: Api
 ) -> None:

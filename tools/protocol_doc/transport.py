@@ -99,8 +99,8 @@ ever applied for the sender's own seat.
 
 An action `id` is remembered per seat for the whole game, also across a server restart: a retry with
 an `id` that was already applied (after a reconnect, say) is not applied again but answered `ack` with
-`duplicate: true` and `code: "DUPLICATE_ACTION"` (its `seq` is then the latest state frame). So a
-client may safely resend an action whose answer it never saw.
+`duplicate: true` and `code: "DUPLICATE_ACTION"` (its `seq` is then the latest state frame), also
+once that game is over. So a client may safely resend an action whose answer it never saw.
 
 ### Clock sync, both ways
 
